@@ -1,0 +1,133 @@
+/*
+ * nnopbase/nnop.h: what libnnopbase offers operators beyond the public aclnn API: the
+ * tensor layout, descriptor validation, and the executor's plan of steps.
+ *
+ * Phase 1 of an operator builds an executor: it binds the operator's tensors to input and
+ * output slots, reserves workspace regions, and appends steps (Contiguous, the kernel
+ * launch, ViewCopy). Phase 2 resolves every buffer to an address and queues one task that
+ * runs the steps in order on the stream. Not installed; not for applications.
+ */
+#ifndef NNOP_H_
+#define NNOP_H_
+
+#include <stdint.h>
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NNOP_API __attribute__((visibility("default")))
+
+/* Operators accept at most this rank (the seed's limit). */
+#define NNOP_MAX_RANK 8
+
+struct aclTensor {
+    uint64_t rank;          /* number of view dims */
+    uint64_t storage_rank;
+    aclDataType dtype;
+    aclFormat format;
+    int64_t offset;         /* elements */
+    void *data;             /* storage start */
+    int64_t *view_dims;     /* [rank] */
+    int64_t *strides;       /* [rank], elements */
+    int64_t *storage_dims;  /* [storage_rank] */
+};
+
+/* A tensor's view as a plan sees it, rank <= NNOP_MAX_RANK, after validation. */
+typedef struct nnop_view {
+    int rank;
+    aclDataType dtype;
+    int64_t elem_size;
+    int64_t numel;                  /* product of dims */
+    int64_t offset;                 /* elements from data */
+    int64_t dims[NNOP_MAX_RANK];
+    int64_t strides[NNOP_MAX_RANK];
+    int64_t min_elem, max_elem;     /* element range the view touches, relative to data */
+    int64_t storage_elems;          /* product of storage dims */
+    int contiguous;                 /* strides are row-major for dims (size-1 dims ignored) */
+} nnop_view;
+
+/* Validates `t` as argument `name` of `api` and fills `view`: rank <= NNOP_MAX_RANK, dims,
+   strides and offset >= 0, no int64 overflow, the view inside its storage, the storage
+   inside one live aclrtMalloc block, data non-NULL unless the view is empty. On failure
+   returns ACLNN_ERR_PARAM_INVALID with a message naming `name`. The dtype is not judged. */
+NNOP_API aclnnStatus nnop_view_from_tensor(const aclTensor *t, const char *api, const char *name,
+                                           nnop_view *view);
+/* The bytes [lo, hi) of memory that `view` over `data` can touch (hi == lo when empty). */
+NNOP_API void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo,
+                                   uintptr_t *hi);
+
+/* 1 when two different elements of `view` can share one memory location (a zero stride on
+   a dim > 1, or strides that interleave). Judged conservatively: a view it calls
+   overlapping might, in rare hand-made layouts, not be. */
+NNOP_API int nnop_view_overlaps_itself(const nnop_view *view);
+
+/* ---- executors and their plans -------------------------------------------------------- */
+
+typedef enum nnop_buffer_kind {
+    NNOP_BUFFER_INPUT = 0,      /* data of input slot `index` */
+    NNOP_BUFFER_OUTPUT = 1,     /* data of output slot `index` */
+    NNOP_BUFFER_WORKSPACE = 2   /* the workspace, phase 2's pointer */
+} nnop_buffer_kind;
+
+/* A buffer named in a plan: base address of its kind, plus byte_offset. */
+typedef struct nnop_buffer {
+    nnop_buffer_kind kind;
+    uint32_t index;
+    uint64_t byte_offset;
+} nnop_buffer;
+
+#define NNOP_MAX_STEP_BUFFERS 4
+#define NNOP_MAX_STEP_PARAMS 256
+
+/* A step runs with its own copy of its parameters and its buffers resolved to addresses.
+   It returns 0 or a status (setting the message with mgrt_fail). */
+typedef int32_t (*nnop_step_fn)(const void *params, void *const *buffers);
+
+/* Creates an executor with `input_count` inputs and `output_count` outputs bound to
+   `tensors` (inputs first). NULL with the message set if memory runs out. */
+NNOP_API aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const *inputs,
+                                             uint32_t input_count, aclTensor *const *outputs,
+                                             uint32_t output_count);
+/* Records the validated view of a slot, so phase 2 can re-check an address set with
+   aclSetInputTensorAddr / aclSetOutputTensorAddr. `direct`: the kernel reads or writes the
+   slot in place (no dense copy in between), so phase 2 must refuse an address that makes a
+   direct input overlap a direct output other than exactly (in-place). */
+NNOP_API void nnop_executor_set_view(aclOpExecutor *executor, nnop_buffer_kind kind, uint32_t index,
+                                     const nnop_view *view, int direct);
+/* Reserves `bytes` of workspace (64-byte aligned) and returns the buffer naming it. */
+NNOP_API nnop_buffer nnop_executor_reserve_workspace(aclOpExecutor *executor, uint64_t bytes);
+/* Appends a step; `params` (params_size <= NNOP_MAX_STEP_PARAMS bytes) is copied. */
+NNOP_API aclnnStatus nnop_executor_add_step(aclOpExecutor *executor, const char *step_name,
+                                            nnop_step_fn fn, const void *params,
+                                            uint32_t params_size, const nnop_buffer *buffers,
+                                            uint32_t buffer_count);
+/* The workspace all reserved regions need together. */
+NNOP_API uint64_t nnop_executor_workspace_size(const aclOpExecutor *executor);
+/* Releases an executor that phase 1 could not finish. */
+NNOP_API void nnop_executor_abandon(aclOpExecutor *executor);
+
+/* Phase 2, shared by every operator: checks executor and workspace, re-validates tensor
+   addresses against live allocations, and queues the plan on `stream`. A single-use
+   executor is released here whether this succeeds or fails. */
+NNOP_API aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
+                                          aclOpExecutor *executor, aclrtStream stream);
+
+/* ---- Contiguous and ViewCopy ----------------------------------------------------------- */
+
+/* Appends a step that gathers `view` (of input slot `input_index`) into a dense buffer
+   `dense`. */
+NNOP_API aclnnStatus nnop_add_contiguous(aclOpExecutor *executor, const nnop_view *view,
+                                         nnop_buffer source, nnop_buffer dense);
+/* Appends a step that scatters dense buffer `dense` into `view` of output slot
+   `output_index`, leaving the storage outside the view untouched. */
+NNOP_API aclnnStatus nnop_add_view_copy(aclOpExecutor *executor, const nnop_view *view,
+                                        nnop_buffer dense, nnop_buffer destination);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NNOP_H_ */

@@ -1,0 +1,40 @@
+/* op_host/mish_grad_v2_tiling.c: the block and tile split of MishGradV2 (see the header). */
+#include "mish_grad_v2_tiling.h"
+
+#include "mgrt.h"
+
+/* Blocks start on 512-byte boundaries, as CANN's tiling aligns them for its DMA. */
+#define BLOCK_ALIGN_BYTES 512
+/* Below this many elements per thread, a wake-up of the pool costs more than it saves
+   (a thread hand-off is a few microseconds; the kernel does ~2-3 elements per ns). */
+#define MIN_ELEMS_PER_THREAD 32768
+/* Blocks per thread: more than one, so a thread slowed by a noisy neighbour hands its
+   share to the others. */
+#define BLOCKS_PER_THREAD 4
+/* One kernel call's worth: 8192 elements = 32 KiB per f32 stream, within L1/L2 reach. */
+#define TILE_ELEMS 8192
+
+aclnnStatus MishGradV2Tiling(int64_t total_elems, aclDataType dtype, int32_t threads, MishGradV2TilingData *tiling) {
+    int64_t elem_size = dtype == ACL_FLOAT ? 4 : 2;
+    if (total_elems < 0 || threads < 1)
+        return mgrt_fail(ACLNN_ERR_INNER_TILING_ERROR, "MishGradV2Tiling: %lld elements on %d threads",
+                         (long long)total_elems, (int)threads);
+    int64_t useful_threads = total_elems / MIN_ELEMS_PER_THREAD;
+    if (useful_threads > threads) useful_threads = threads;
+    if (useful_threads < 1) useful_threads = 1;
+
+    int64_t block_count = useful_threads == 1 ? 1 : useful_threads * BLOCKS_PER_THREAD;
+    int64_t align = BLOCK_ALIGN_BYTES / elem_size;
+    int64_t block_elems = (total_elems + block_count - 1) / block_count;
+    block_elems = (block_elems + align - 1) / align * align;
+    if (block_elems < 1) block_elems = 1;
+    block_count = (total_elems + block_elems - 1) / block_elems;
+
+    tiling->total_elems = total_elems;
+    tiling->block_elems = block_elems;
+    tiling->block_count = block_count;
+    tiling->tile_elems = TILE_ELEMS;
+    tiling->threads = (int32_t)useful_threads;
+    tiling->elem_size = (int32_t)elem_size;
+    return ACLNN_SUCCESS;
+}

@@ -1,0 +1,40 @@
+/*
+ * op_kernel/mish_grad_v2_kernel.h: the MishGradV2 kernel, one tile at a time.
+ *
+ *   out[i] = grad[i] * mish'(x[i])
+ *
+ * computed in float32 for all three dtypes (16-bit inputs widened exactly, results rounded
+ * to nearest-even). Every ISA path runs the same sequence of IEEE operations, so their
+ * results are identical bit for bit. `out` may be the same pointer as `grad` or `x`
+ * (in-place); no other overlap is allowed. No element outside [0, n) is read or written.
+ */
+#ifndef MISH_GRAD_V2_KERNEL_H_
+#define MISH_GRAD_V2_KERNEL_H_
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void (*mish_grad_v2_tile_fn)(const void *grad, const void *x, void *out, size_t n);
+
+typedef struct mish_grad_v2_kernels {
+    const char *isa;              /* "scalar", "avx2", "avx512", "neon" */
+    mish_grad_v2_tile_fn f32;
+    mish_grad_v2_tile_fn f16;
+    mish_grad_v2_tile_fn bf16;
+} mish_grad_v2_kernels;
+
+/* The kernels for this process: chosen once (thread-safe) from the CPU's features, or
+   from MISHGRAD_ISA=scalar|avx2|avx512|neon|auto. An ISA the CPU lacks falls back to the
+   best one it has (with a warning in the log). */
+const mish_grad_v2_kernels *mish_grad_v2_kernels_get(void);
+/* The kernels of one named ISA, or NULL if it is not compiled in or the CPU lacks it. */
+const mish_grad_v2_kernels *mish_grad_v2_kernels_for(const char *isa);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MISH_GRAD_V2_KERNEL_H_ */

@@ -1,0 +1,129 @@
+/*
+ * runtime/acl_error.c: the recent error message of each thread, and CANN-style log lines.
+ *
+ * ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error, 4 off; default 3) and
+ * ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout, else stderr) are read at the first log call and
+ * again at every aclInit, so a program that sets them before aclInit is obeyed.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime_internal.h"
+
+#define RECENT_ERROR_CAPACITY 1024
+
+static _Thread_local char recent_error[RECENT_ERROR_CAPACITY];
+
+static atomic_int log_level = MGRT_LOG_ERROR;
+static atomic_int log_to_stdout = 0;
+static atomic_int log_configured = 0;
+
+static int env_int(const char *name, int fallback, int lo, int hi) {
+    const char *text = getenv(name);
+    if (text == NULL || *text == '\0') return fallback;
+    char *end = NULL;
+    long value = strtol(text, &end, 10);
+    if (*end != '\0' || value < lo || value > hi) return fallback;
+    return (int)value;
+}
+
+void rt_log_configure(void) {
+    atomic_store(&log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", MGRT_LOG_ERROR, 0, 4));
+    atomic_store(&log_to_stdout, env_int("ASCEND_SLOG_PRINT_TO_STDOUT", 0, 0, 1));
+    atomic_store(&log_configured, 1);
+}
+
+int mgrt_log_enabled(int level) {
+    if (!atomic_load_explicit(&log_configured, memory_order_acquire)) rt_log_configure();
+    int threshold = atomic_load_explicit(&log_level, memory_order_relaxed);
+    return threshold != MGRT_LOG_NULL && level >= threshold;
+}
+
+static const char *level_name(int level) {
+    switch (level) {
+    case MGRT_LOG_DEBUG: return "DEBUG";
+    case MGRT_LOG_INFO: return "INFO";
+    case MGRT_LOG_WARNING: return "WARNING";
+    default: return "ERROR";
+    }
+}
+
+static char program[64] = "app";
+static pthread_once_t program_once = PTHREAD_ONCE_INIT;
+
+static void read_program_name(void) {
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (f == NULL) return;
+    if (fgets(program, sizeof program, f) != NULL) program[strcspn(program, "\n")] = '\0';
+    fclose(f);
+}
+
+static const char *program_name(void) {
+    pthread_once(&program_once, read_program_name);
+    return program;
+}
+
+static void log_vprint(int level, const char *module, const char *fmt, va_list args) {
+    struct timeval now;
+    gettimeofday(&now, NULL);
+    struct tm local;
+    time_t seconds = now.tv_sec;
+    localtime_r(&seconds, &local);
+    char message[1536];
+    vsnprintf(message, sizeof message, fmt, args);
+    /* One fprintf per line so lines from several threads do not interleave. */
+    FILE *out = atomic_load(&log_to_stdout) ? stdout : stderr;
+    fprintf(out, "[%s] MISHGRAD(%ld,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld [%s] %s\n",
+            level_name(level), (long)getpid(), program_name(), local.tm_year + 1900,
+            local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
+            (long)(now.tv_usec / 1000), (long)(now.tv_usec % 1000), module, message);
+    fflush(out);
+}
+
+void mgrt_log(int level, const char *module, const char *fmt, ...) {
+    if (!mgrt_log_enabled(level)) return;
+    va_list args;
+    va_start(args, fmt);
+    log_vprint(level, module, fmt, args);
+    va_end(args);
+}
+
+void mgrt_set_recent_error(const char *message) {
+    snprintf(recent_error, sizeof recent_error, "%s", message ? message : "");
+}
+
+static int32_t fail_v(const char *where, int32_t code, const char *fmt, va_list args) {
+    vsnprintf(recent_error, sizeof recent_error, fmt, args);
+    if (mgrt_log_enabled(MGRT_LOG_ERROR)) {
+        if (where != NULL)
+            mgrt_log(MGRT_LOG_ERROR, "ERROR", "%s failed, error code %d: %s", where, (int)code,
+                     recent_error);
+        else
+            mgrt_log(MGRT_LOG_ERROR, "ERROR", "error code %d: %s", (int)code, recent_error);
+    }
+    return code;
+}
+
+int32_t mgrt_fail(int32_t code, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    int32_t result = fail_v(NULL, code, fmt, args);
+    va_end(args);
+    return result;
+}
+
+int32_t mgrt_fail_at(const char *where, int32_t code, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    int32_t result = fail_v(where, code, fmt, args);
+    va_end(args);
+    return result;
+}
+
+const char *aclGetRecentErrMsg(void) { return recent_error; }

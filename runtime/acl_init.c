@@ -1,0 +1,223 @@
+/*
+ * runtime/acl_init.c: aclInit / aclFinalize, device 0 (this CPU), contexts, and the
+ * product profile that MISHGRAD_SOC_VERSION selects.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime_internal.h"
+
+#define DEFAULT_SOC_NAME "MishGradV2-CPU"
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int initialized = 0;
+static _Thread_local int32_t current_device = -1;
+
+/* ---- product profiles -------------------------------------------------------------- */
+
+typedef struct soc_rule {
+    const char *pattern;   /* exact name, or a prefix when it ends in '*' */
+    const char *product;
+    int supports_bf16;
+    int supports_mish_grad;
+} soc_rule;
+
+/* The seed's product table. BFLOAT16 needs an Ascend910B-class chip or later; the
+   Atlas 200I/500 A2 (Ascend310B) does not carry this operator at all. */
+static const soc_rule soc_rules[] = {
+    {"Ascend910", "Atlas training series", 0, 1},
+    {"Ascend910A", "Atlas training series", 0, 1},
+    {"Ascend910ProA", "Atlas training series", 0, 1},
+    {"Ascend910ProB", "Atlas training series", 0, 1},
+    {"Ascend910PremiumA", "Atlas training series", 0, 1},
+    {"Ascend310P*", "Atlas inference series", 0, 1},
+    {"Ascend910B1", "Atlas A2 training/inference series", 1, 1},
+    {"Ascend910B2", "Atlas A2 training/inference series", 1, 1},
+    {"Ascend910B2C", "Atlas A2 training/inference series", 1, 1},
+    {"Ascend910B3", "Atlas A2 training/inference series", 1, 1},
+    {"Ascend910B4", "Atlas A2 training/inference series", 1, 1},
+    {"Ascend910B4-1", "Atlas A2 training/inference series", 1, 1},
+    {"Ascend910_93*", "Atlas A3 training/inference series", 1, 1},
+    {"Ascend950*", "Ascend 950PR/Ascend 950DT", 1, 1},
+    {"Ascend310B*", "Atlas 200I/500 A2 inference product", 0, 0},
+};
+
+static char soc_name[64] = DEFAULT_SOC_NAME;
+static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", 1, 1};
+
+static int soc_matches(const char *pattern, const char *name) {
+    size_t length = strlen(pattern);
+    if (length > 0 && pattern[length - 1] == '*') return strncmp(pattern, name, length - 1) == 0;
+    return strcmp(pattern, name) == 0;
+}
+
+/* Called with init_lock held, before `initialized` is set. */
+static aclError select_soc_profile(void) {
+    const char *requested = getenv("MISHGRAD_SOC_VERSION");
+    if (requested == NULL || *requested == '\0' || strcmp(requested, "cpu") == 0 ||
+        strcmp(requested, "CPU") == 0 || strcmp(requested, DEFAULT_SOC_NAME) == 0) {
+        snprintf(soc_name, sizeof soc_name, "%s", DEFAULT_SOC_NAME);
+        soc_profile.product = "CPU device (MishGradV2)";
+        soc_profile.supports_bf16 = 1;
+        soc_profile.supports_mish_grad = 1;
+        return ACL_SUCCESS;
+    }
+    for (size_t i = 0; i < sizeof soc_rules / sizeof soc_rules[0]; i++) {
+        if (soc_matches(soc_rules[i].pattern, requested) && strlen(requested) < sizeof soc_name) {
+            snprintf(soc_name, sizeof soc_name, "%s", requested);
+            soc_profile.product = soc_rules[i].product;
+            soc_profile.supports_bf16 = soc_rules[i].supports_bf16;
+            soc_profile.supports_mish_grad = soc_rules[i].supports_mish_grad;
+            return ACL_SUCCESS;
+        }
+    }
+    return mgrt_fail_at("aclInit", ACL_ERROR_INVALID_PARAM,
+                        "MISHGRAD_SOC_VERSION=\"%s\" names no known SoC; use cpu, Ascend910, "
+                        "Ascend910B1..Ascend910B4, Ascend910_93, Ascend950PR, Ascend310P3 or "
+                        "Ascend310B1",
+                        requested);
+}
+
+const mgrt_soc_profile *mgrt_soc(void) { return &soc_profile; }
+
+const char *aclrtGetSocName(void) { return atomic_load(&initialized) ? soc_name : NULL; }
+
+/* ---- init and finalize --------------------------------------------------------------- */
+
+int mgrt_initialized(void) { return atomic_load_explicit(&initialized, memory_order_acquire); }
+
+aclError rt_require_init(const char *api) {
+    if (mgrt_initialized()) return ACL_SUCCESS;
+    return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
+}
+
+aclError aclInit(const char *configPath) {
+    pthread_mutex_lock(&init_lock);
+    rt_log_configure();
+    aclError status = ACL_SUCCESS;
+    if (atomic_load(&initialized)) {
+        status = mgrt_fail_at("aclInit", ACL_ERROR_REPEAT_INITIALIZE,
+                              "aclInit: already initialized; call aclFinalize first");
+    } else if (configPath != NULL && *configPath != '\0' && access(configPath, R_OK) != 0) {
+        status = mgrt_fail_at("aclInit", ACL_ERROR_INVALID_FILE,
+                              "aclInit: configPath \"%s\" cannot be read", configPath);
+    } else {
+        status = select_soc_profile();
+    }
+    if (status == ACL_SUCCESS) {
+        rt_fault_configure();
+        atomic_store(&initialized, 1);
+        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclInit: device 0 is this CPU, SoC profile %s (%s), %d threads",
+                 soc_name, soc_profile.product, mgrt_num_threads());
+    }
+    pthread_mutex_unlock(&init_lock);
+    return status;
+}
+
+aclError aclFinalize(void) {
+    pthread_mutex_lock(&init_lock);
+    if (!atomic_load(&initialized)) {
+        pthread_mutex_unlock(&init_lock);
+        return mgrt_fail_at("aclFinalize", ACL_ERROR_UNINITIALIZE,
+                            "aclFinalize: aclInit has not been called");
+    }
+    /* Streams first: their queued work may still use memory. */
+    size_t streams = rt_streams_destroy_all();
+    size_t blocks = rt_memory_release_all();
+    if (streams > 0 || blocks > 0)
+        mgrt_log(MGRT_LOG_WARNING, "RUNTIME",
+                 "aclFinalize: released %zu stream(s) and %zu memory block(s) the program left alive",
+                 streams, blocks);
+    atomic_store(&initialized, 0);
+    pthread_mutex_unlock(&init_lock);
+    return ACL_SUCCESS;
+}
+
+/* ---- device 0 and contexts ---------------------------------------------------------- */
+
+static aclError check_device(const char *api, int32_t deviceId) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (deviceId != 0)
+        return mgrt_fail_at(api, ACL_ERROR_RT_INVALID_DEVICEID,
+                            "%s: deviceId %d is invalid; this runtime has one device, 0 (the CPU)",
+                            api, (int)deviceId);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+    aclError status = check_device("aclrtSetDevice", deviceId);
+    if (status == ACL_SUCCESS) current_device = deviceId;
+    return status;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+    aclError status = check_device("aclrtResetDevice", deviceId);
+    if (status == ACL_SUCCESS) current_device = -1;
+    return status;
+}
+
+aclError aclrtGetDevice(int32_t *deviceId) {
+    aclError status = rt_require_init("aclrtGetDevice");
+    if (status != ACL_SUCCESS) return status;
+    if (deviceId == NULL)
+        return mgrt_fail_at("aclrtGetDevice", ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is NULL");
+    if (current_device < 0)
+        return mgrt_fail_at("aclrtGetDevice", ACL_ERROR_RT_STREAM_CONTEXT,
+                            "aclrtGetDevice: no device set on this thread; call aclrtSetDevice(0)");
+    *deviceId = current_device;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t *count) {
+    aclError status = rt_require_init("aclrtGetDeviceCount");
+    if (status != ACL_SUCCESS) return status;
+    if (count == NULL)
+        return mgrt_fail_at("aclrtGetDeviceCount", ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is NULL");
+    *count = 1;
+    return ACL_SUCCESS;
+}
+
+/* One context object stands for device 0; its address is the handle. */
+static int device_context;
+
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
+    aclError status = check_device("aclrtCreateContext", deviceId);
+    if (status != ACL_SUCCESS) return status;
+    if (context == NULL)
+        return mgrt_fail_at("aclrtCreateContext", ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is NULL");
+    *context = &device_context;
+    current_device = 0;
+    return ACL_SUCCESS;
+}
+
+static aclError check_context(const char *api, aclrtContext context) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (context != &device_context)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: context %p was not created by aclrtCreateContext",
+                            api, context);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyContext(aclrtContext context) { return check_context("aclrtDestroyContext", context); }
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+    aclError status = check_context("aclrtSetCurrentContext", context);
+    if (status == ACL_SUCCESS) current_device = 0;
+    return status;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext *context) {
+    aclError status = rt_require_init("aclrtGetCurrentContext");
+    if (status != ACL_SUCCESS) return status;
+    if (context == NULL)
+        return mgrt_fail_at("aclrtGetCurrentContext", ACL_ERROR_INVALID_PARAM,
+                            "aclrtGetCurrentContext: context is NULL");
+    *context = &device_context;
+    return ACL_SUCCESS;
+}

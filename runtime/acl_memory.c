@@ -1,0 +1,243 @@
+/*
+ * runtime/acl_memory.c: device memory. Device 0 is this CPU, so a device block is host
+ * memory; the runtime keeps every live block (address and size, sorted by address) so an
+ * operator can prove that a tensor lies inside one, and so a bad free or copy is an error
+ * instead of heap corruption.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_internal.h"
+
+#define DEVICE_ALIGNMENT 64
+
+typedef struct block {
+    uintptr_t base;
+    size_t size;
+} block;
+
+/* One table for device blocks, one for aclrtMallocHost blocks. */
+typedef struct block_table {
+    block *blocks;
+    size_t count, capacity;
+} block_table;
+
+static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static block_table device_blocks;
+static block_table host_blocks;
+
+/* Index of the last block whose base <= address, or (size_t)-1. Lock held. */
+static size_t find_block_at_or_below(const block_table *table, uintptr_t address) {
+    size_t lo = 0, hi = table->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (table->blocks[mid].base <= address)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? (size_t)-1 : lo - 1;
+}
+
+static int table_insert(block_table *table, uintptr_t base, size_t size) {
+    if (table->count == table->capacity) {
+        size_t capacity = table->capacity ? table->capacity * 2 : 64;
+        block *grown = realloc(table->blocks, capacity * sizeof *grown);
+        if (grown == NULL) return 0;
+        table->blocks = grown;
+        table->capacity = capacity;
+    }
+    size_t at = find_block_at_or_below(table, base) + 1; /* (size_t)-1 + 1 == 0 */
+    memmove(&table->blocks[at + 1], &table->blocks[at], (table->count - at) * sizeof(block));
+    table->blocks[at].base = base;
+    table->blocks[at].size = size;
+    table->count++;
+    return 1;
+}
+
+/* Removes the block starting exactly at base; 0 if there is none. */
+static int table_remove(block_table *table, uintptr_t base) {
+    size_t at = find_block_at_or_below(table, base);
+    if (at == (size_t)-1 || table->blocks[at].base != base) return 0;
+    memmove(&table->blocks[at], &table->blocks[at + 1], (table->count - at - 1) * sizeof(block));
+    table->count--;
+    return 1;
+}
+
+/* Lock held. */
+static int table_covers(const block_table *table, uintptr_t address, uint64_t bytes) {
+    size_t at = find_block_at_or_below(table, address);
+    if (at == (size_t)-1) return 0;
+    const block *b = &table->blocks[at];
+    uint64_t from_base = (uint64_t)(address - b->base);
+    return from_base <= b->size && bytes <= b->size - from_base;
+}
+
+int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
+    if (ptr == NULL) return 0;
+    pthread_mutex_lock(&memory_lock);
+    int live = table_covers(&device_blocks, (uintptr_t)ptr, bytes);
+    pthread_mutex_unlock(&memory_lock);
+    return live;
+}
+
+static void *aligned_block(size_t size) {
+    size_t rounded = (size + DEVICE_ALIGNMENT - 1) / DEVICE_ALIGNMENT * DEVICE_ALIGNMENT;
+    if (rounded < size) return NULL;
+    return aligned_alloc(DEVICE_ALIGNMENT, rounded);
+}
+
+static aclError allocate(const char *api, block_table *table, void **ptr, size_t size) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (ptr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (size == 0) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
+    void *memory = aligned_block(size);
+    if (memory == NULL)
+        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot allocate %zu bytes", api, size);
+    pthread_mutex_lock(&memory_lock);
+    int recorded = table_insert(table, (uintptr_t)memory, size);
+    pthread_mutex_unlock(&memory_lock);
+    if (!recorded) {
+        free(memory);
+        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot record a new block", api);
+    }
+    *ptr = memory;
+    return ACL_SUCCESS;
+}
+
+static aclError release(const char *api, block_table *table, void *ptr) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (ptr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    pthread_mutex_lock(&memory_lock);
+    int removed = table_remove(table, (uintptr_t)ptr);
+    pthread_mutex_unlock(&memory_lock);
+    if (!removed)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "%s: %p is not the start of a live block (freed twice, or not from %s)",
+                            api, ptr, table == &device_blocks ? "aclrtMalloc" : "aclrtMallocHost");
+    free(ptr);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    if ((int)policy < ACL_MEM_MALLOC_HUGE_FIRST || (int)policy > ACL_MEM_MALLOC_NORMAL_ONLY) {
+        aclError status = rt_require_init("aclrtMalloc");
+        if (status != ACL_SUCCESS) return status;
+        return mgrt_fail_at("aclrtMalloc", ACL_ERROR_INVALID_PARAM, "aclrtMalloc: policy %d is not a aclrtMemMallocPolicy",
+                            (int)policy);
+    }
+    return allocate("aclrtMalloc", &device_blocks, devPtr, size);
+}
+
+aclError aclrtFree(void *devPtr) { return release("aclrtFree", &device_blocks, devPtr); }
+aclError aclrtMallocHost(void **hostPtr, size_t size) {
+    return allocate("aclrtMallocHost", &host_blocks, hostPtr, size);
+}
+aclError aclrtFreeHost(void *hostPtr) { return release("aclrtFreeHost", &host_blocks, hostPtr); }
+
+static aclError check_device_range(const char *api, const char *what, const void *ptr, size_t count) {
+    if (mgrt_range_is_live(ptr, count)) return ACL_SUCCESS;
+    return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                        "%s: %s range [%p, +%zu bytes) is not inside one live aclrtMalloc block", api,
+                        what, ptr, count);
+}
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+    static const char api[] = "aclrtMemcpy";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (dst == NULL || src == NULL)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: %s is NULL", dst == NULL ? "dst" : "src");
+    if (count > destMax)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count %zu exceeds destMax %zu", count,
+                            destMax);
+    int dst_on_device, src_on_device;
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: dst_on_device = 0; src_on_device = 0; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE: dst_on_device = 1; src_on_device = 0; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: dst_on_device = 0; src_on_device = 1; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_on_device = 1; src_on_device = 1; break;
+    case ACL_MEMCPY_DEFAULT:
+        /* The runtime tells the sides apart by the blocks it knows. */
+        dst_on_device = mgrt_range_is_live(dst, 0);
+        src_on_device = mgrt_range_is_live(src, 0);
+        break;
+    default:
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: kind %d is not a aclrtMemcpyKind",
+                            (int)kind);
+    }
+    if (dst_on_device && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
+    if (src_on_device && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
+    if (count > 0) memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    static const char api[] = "aclrtMemset";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is NULL");
+    if (count > maxCount)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemset: count %zu exceeds maxCount %zu", count,
+                            maxCount);
+    if ((status = check_device_range(api, "devPtr", devPtr, count)) != ACL_SUCCESS) return status;
+    memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
+
+static size_t release_table(block_table *table) {
+    size_t count = table->count;
+    for (size_t i = 0; i < table->count; i++) free((void *)table->blocks[i].base);
+    free(table->blocks);
+    memset(table, 0, sizeof *table);
+    return count;
+}
+
+size_t rt_memory_release_all(void) {
+    pthread_mutex_lock(&memory_lock);
+    size_t count = release_table(&device_blocks) + release_table(&host_blocks);
+    pthread_mutex_unlock(&memory_lock);
+    return count;
+}
+
+/* ---- the library's own allocations, with fault injection ------------------------------ */
+
+/* Allocations still allowed before one fails; negative: no fault planned. */
+static atomic_long allocations_before_fault = -1;
+
+void mgrt_fault_fail_alloc_after(long n) { atomic_store(&allocations_before_fault, n < 0 ? -1 : n); }
+
+void rt_fault_configure(void) {
+    const char *text = getenv("MISHGRAD_FAULT_ALLOC");
+    if (text == NULL || *text == '\0') return;
+    char *end = NULL;
+    long n = strtol(text, &end, 10);
+    if (*end == '\0') mgrt_fault_fail_alloc_after(n);
+}
+
+/* 1 when this allocation is the one planned to fail. */
+static int injected_fault(void) {
+    long left = atomic_load(&allocations_before_fault);
+    while (left >= 0) {
+        long next = left == 0 ? -1 : left - 1;
+        if (atomic_compare_exchange_weak(&allocations_before_fault, &left, next)) return left == 0;
+    }
+    return 0;
+}
+
+void *mgrt_malloc(size_t bytes) {
+    if (injected_fault()) return NULL;
+    return malloc(bytes ? bytes : 1);
+}
+
+void *mgrt_calloc(size_t count, size_t bytes) {
+    if (injected_fault()) return NULL;
+    return calloc(count ? count : 1, bytes ? bytes : 1);
+}
+
+void mgrt_free(void *ptr) { free(ptr); }

@@ -1,0 +1,98 @@
+/*
+ * runtime/mgrt.h: what libascendcl offers the other two libraries (libnnopbase and
+ * libcust_opapi) beyond the public ACL API. Not installed; not for applications.
+ */
+#ifndef MGRT_H_
+#define MGRT_H_
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MGRT_API __attribute__((visibility("default")))
+
+#if defined(__GNUC__)
+#define MGRT_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
+#else
+#define MGRT_PRINTF(fmt_index, first_arg)
+#endif
+
+/* ---- errors and logs ---------------------------------------------------------------- */
+
+/* CANN's levels for ASCEND_GLOBAL_LOG_LEVEL. */
+enum { MGRT_LOG_DEBUG = 0, MGRT_LOG_INFO = 1, MGRT_LOG_WARNING = 2, MGRT_LOG_ERROR = 3, MGRT_LOG_NULL = 4 };
+
+/* Records `code` and the formatted message as the calling thread's recent error (what
+   aclGetRecentErrMsg returns), logs it at error level, and returns `code`. */
+MGRT_API int32_t mgrt_fail(int32_t code, const char *fmt, ...) MGRT_PRINTF(2, 3);
+/* Same, but `where` (a function name) prefixes the log line. */
+MGRT_API int32_t mgrt_fail_at(const char *where, int32_t code, const char *fmt, ...) MGRT_PRINTF(3, 4);
+/* Sets the calling thread's recent error message verbatim, without logging. */
+MGRT_API void mgrt_set_recent_error(const char *message);
+MGRT_API int mgrt_log_enabled(int level);
+MGRT_API void mgrt_log(int level, const char *module, const char *fmt, ...) MGRT_PRINTF(3, 4);
+
+/* ---- state ------------------------------------------------------------------------- */
+
+/* 1 between aclInit and aclFinalize. */
+MGRT_API int mgrt_initialized(void);
+
+/* The product profile chosen by MISHGRAD_SOC_VERSION (read at aclInit). */
+typedef struct mgrt_soc_profile {
+    const char *soc_name;     /* what aclrtGetSocName() returns */
+    const char *product;      /* the seed's product line, for messages */
+    int supports_bf16;        /* BFLOAT16 allowed */
+    int supports_mish_grad;   /* the operator runs on this product at all */
+} mgrt_soc_profile;
+MGRT_API const mgrt_soc_profile *mgrt_soc(void);
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+/* 1 when [ptr, ptr + bytes) lies inside one live aclrtMalloc block (bytes may be 0: then
+   ptr itself must lie inside one, or be its end). */
+MGRT_API int mgrt_range_is_live(const void *ptr, uint64_t bytes);
+
+/* The library's own allocations go through these, so a test can make the N-th one fail:
+   mgrt_fault_fail_alloc_after(n) lets n more succeed and fails the next (n < 0: never).
+   The environment variable MISHGRAD_FAULT_ALLOC=N sets the same at aclInit. */
+MGRT_API void *mgrt_malloc(size_t bytes);
+MGRT_API void *mgrt_calloc(size_t count, size_t bytes);
+MGRT_API void mgrt_free(void *ptr);
+MGRT_API void mgrt_fault_fail_alloc_after(long n);
+
+/* ---- streams ----------------------------------------------------------------------- */
+
+/* A unit of queued work. run() returns a status (0 or an aclnn/acl code, with the message
+   set via mgrt_fail); release() frees the task once it has run or been dropped. */
+typedef int32_t (*mgrt_task_run_fn)(void *task);
+typedef void (*mgrt_task_release_fn)(void *task);
+
+/* Queues `task` on `stream` (NULL: default stream). On failure the task is released and
+   the error code returned (nothing was queued). */
+MGRT_API int32_t mgrt_stream_submit(aclrtStream stream, mgrt_task_run_fn run,
+                                    mgrt_task_release_fn release, void *task);
+/* 1 when `stream` is NULL or a live stream created by aclrtCreateStream. */
+MGRT_API int mgrt_stream_is_valid(aclrtStream stream);
+
+/* ---- the device's cores: a persistent thread pool ------------------------------------ */
+
+/* Threads the pool runs with (MISHGRAD_NUM_THREADS, default: online CPUs), >= 1. */
+MGRT_API int mgrt_num_threads(void);
+/* Runs fn(ctx, b) for b in [0, block_count) on the pool, the caller taking part; returns when
+   all are done. block_count <= 1 runs inline with no wake-up. If the pool is busy with
+   another stream's work, the caller runs every block itself (never a deadlock). */
+typedef void (*mgrt_block_fn)(void *ctx, int64_t block);
+MGRT_API void mgrt_parallel_for(int64_t block_count, mgrt_block_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MGRT_H_ */

@@ -1,0 +1,22 @@
+/* runtime/runtime_internal.h: state shared by the files of libascendcl only. */
+#ifndef RUNTIME_INTERNAL_H_
+#define RUNTIME_INTERNAL_H_
+
+#include "mgrt.h"
+
+/* acl_error.c: re-reads ASCEND_GLOBAL_LOG_LEVEL and ASCEND_SLOG_PRINT_TO_STDOUT. */
+void rt_log_configure(void);
+
+/* acl_memory.c: releases every live block (aclFinalize); returns how many there were. */
+size_t rt_memory_release_all(void);
+/* acl_memory.c: reads MISHGRAD_FAULT_ALLOC. */
+void rt_fault_configure(void);
+
+/* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
+   returns how many user streams were still alive. */
+size_t rt_streams_destroy_all(void);
+
+/* acl_init.c: 0 or ACL_ERROR_UNINITIALIZE with the message set, naming `api`. */
+aclError rt_require_init(const char *api);
+
+#endif /* RUNTIME_INTERNAL_H_ */

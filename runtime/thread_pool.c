@@ -1,0 +1,143 @@
+/*
+ * runtime/thread_pool.c: the device's cores, a persistent pool of worker threads.
+ *
+ * One job at a time: the caller publishes (fn, ctx, block_count), wakes the workers and
+ * takes part itself; blocks are claimed with an atomic counter, so a fast thread takes more
+ * of them. A worker joins a job only while it is open, and the caller closes it and waits
+ * for every worker that joined to leave before returning, so no worker can ever see a
+ * half-replaced job. A second stream finding the pool busy runs its blocks itself.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "runtime_internal.h"
+
+#define MAX_THREADS 256
+/* The workers live as long as the process: they sleep when idle, and stopping them at exit
+   could race with a stream that is still running work. */
+/* Spins a waiting worker makes before sleeping: a job that follows soon after the last one
+   (a loop of launches, or the next tile of a stream) then costs no futex wake-up. */
+#define WORKER_SPIN_ROUNDS 20000
+
+typedef struct pool {
+    pthread_mutex_t lock;
+    pthread_cond_t job_posted;
+    pthread_cond_t workers_left;
+    pthread_mutex_t in_use;         /* held by the one caller running a job */
+    atomic_ulong generation;        /* bumped for every job */
+    int open;                       /* workers may still join the current job */
+    int active;                     /* workers inside the current job */
+    mgrt_block_fn fn;
+    void *ctx;
+    int64_t block_count;
+    atomic_llong next_block;
+    int worker_count;
+    pthread_t workers[MAX_THREADS];
+} pool;
+
+static pool the_pool = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .job_posted = PTHREAD_COND_INITIALIZER,
+    .workers_left = PTHREAD_COND_INITIALIZER,
+    .in_use = PTHREAD_MUTEX_INITIALIZER,
+};
+static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static int thread_count = 1;
+
+static void read_thread_count(void) {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    long count = online > 0 ? online : 1;
+    const char *text = getenv("MISHGRAD_NUM_THREADS");
+    if (text != NULL && *text != '\0') {
+        char *end = NULL;
+        long requested = strtol(text, &end, 10);
+        if (*end == '\0' && requested >= 1)
+            count = requested;
+        else
+            mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "MISHGRAD_NUM_THREADS=\"%s\" is not a positive number; using %ld",
+                     text, count);
+    }
+    thread_count = (int)(count > MAX_THREADS ? MAX_THREADS : count);
+}
+
+int mgrt_num_threads(void) {
+    pthread_once(&threads_once, read_thread_count);
+    return thread_count;
+}
+
+static void run_blocks(mgrt_block_fn fn, void *ctx, int64_t count) {
+    for (int64_t b; (b = atomic_fetch_add_explicit(&the_pool.next_block, 1, memory_order_relaxed)) < count;)
+        fn(ctx, b);
+}
+
+static void *worker_main(void *arg) {
+    (void)arg;
+    pool *p = &the_pool;
+    unsigned long seen = atomic_load(&p->generation);
+    for (;;) {
+        for (int spin = 0; spin < WORKER_SPIN_ROUNDS && atomic_load_explicit(&p->generation, memory_order_acquire) == seen;
+             spin++) {
+        }
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load(&p->generation) == seen) pthread_cond_wait(&p->job_posted, &p->lock);
+        seen = atomic_load(&p->generation);
+        if (!p->open) {
+            pthread_mutex_unlock(&p->lock);
+            continue;
+        }
+        p->active++;
+        mgrt_block_fn fn = p->fn;
+        void *ctx = p->ctx;
+        int64_t count = p->block_count;
+        pthread_mutex_unlock(&p->lock);
+        run_blocks(fn, ctx, count);
+        pthread_mutex_lock(&p->lock);
+        if (--p->active == 0) pthread_cond_signal(&p->workers_left);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return NULL; /* not reached: workers live as long as the process */
+}
+
+static void start_workers(void) {
+    pool *p = &the_pool;
+    int wanted = mgrt_num_threads() - 1;
+    for (int i = 0; i < wanted; i++) {
+        if (pthread_create(&p->workers[i], NULL, worker_main, NULL) != 0) break;
+        p->worker_count++;
+    }
+}
+
+void mgrt_parallel_for(int64_t block_count, mgrt_block_fn fn, void *ctx) {
+    if (block_count <= 0) return;
+    if (block_count == 1 || mgrt_num_threads() == 1) {
+        for (int64_t b = 0; b < block_count; b++) fn(ctx, b);
+        return;
+    }
+    pthread_once(&pool_once, start_workers);
+    pool *p = &the_pool;
+    if (p->worker_count == 0 || pthread_mutex_trylock(&p->in_use) != 0) {
+        for (int64_t b = 0; b < block_count; b++) fn(ctx, b);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->block_count = block_count;
+    atomic_store(&p->next_block, 0);
+    p->open = 1;
+    atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
+    pthread_cond_broadcast(&p->job_posted);
+    pthread_mutex_unlock(&p->lock);
+
+    run_blocks(fn, ctx, block_count);
+
+    /* Every block is claimed; close the job and wait for the workers inside it. */
+    pthread_mutex_lock(&p->lock);
+    p->open = 0;
+    while (p->active > 0) pthread_cond_wait(&p->workers_left, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->in_use);
+}
