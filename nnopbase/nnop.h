@@ -86,11 +86,12 @@ typedef struct nnop_buffer {
    It returns 0 or a status (setting the message with mgrt_fail). */
 typedef int32_t (*nnop_step_fn)(const void *params, void *const *buffers);
 
-/* Creates an executor with `input_count` inputs and `output_count` outputs bound to
-   `tensors` (inputs first). NULL with the message set if memory runs out. */
+/* Creates an executor with `input_count` inputs and `output_count` outputs bound to those
+   tensors; `names` holds the argument names, inputs first, for messages (static strings).
+   NULL with the message set if memory runs out. */
 NNOP_API aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const *inputs,
                                              uint32_t input_count, aclTensor *const *outputs,
-                                             uint32_t output_count);
+                                             uint32_t output_count, const char *const *names);
 /* Records the validated view of a slot, so phase 2 can re-check an address set with
    aclSetInputTensorAddr / aclSetOutputTensorAddr. `direct`: the kernel reads or writes the
    slot in place (no dense copy in between), so phase 2 must refuse an address that makes a

@@ -28,6 +28,7 @@ typedef struct plan_step {
 } plan_step;
 
 typedef struct slot {
+    const char *name;
     aclTensor *tensor;
     void *data;
     nnop_view view;
@@ -38,6 +39,7 @@ typedef struct slot {
 struct aclOpExecutor {
     const char *op_name;
     int repeatable;
+    int launched;        /* a repeatable executor has run: too late to change its kind */
     uint32_t input_count, output_count;
     slot inputs[MAX_SLOTS];
     slot outputs[MAX_SLOTS];
@@ -123,7 +125,7 @@ static int registry_contains(const aclOpExecutor *e) {
 /* ---- phase 1: building the plan --------------------------------------------------- */
 
 aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const *inputs, uint32_t input_count,
-                                    aclTensor *const *outputs, uint32_t output_count) {
+                                    aclTensor *const *outputs, uint32_t output_count, const char *const *names) {
     if (input_count > MAX_SLOTS || output_count > MAX_SLOTS) {
         mgrt_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: too many tensors for one executor", op_name);
         return NULL;
@@ -137,10 +139,12 @@ aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const 
     e->input_count = input_count;
     e->output_count = output_count;
     for (uint32_t i = 0; i < input_count; i++) {
+        e->inputs[i].name = names[i];
         e->inputs[i].tensor = (aclTensor *)inputs[i];
         e->inputs[i].data = inputs[i]->data;
     }
     for (uint32_t i = 0; i < output_count; i++) {
+        e->outputs[i].name = names[input_count + i];
         e->outputs[i].tensor = outputs[i];
         e->outputs[i].data = outputs[i]->data;
     }
@@ -194,6 +198,10 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
     if (!registry_contains(executor))
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p is not live (already run, destroyed, or never created)", api,
+                            (void *)executor);
+    if (executor->launched)
+        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                            "%s: executor %p has already run; call it right after the first phase", api,
                             (void *)executor);
     executor->repeatable = 1;
     return ACLNN_SUCCESS;
@@ -252,10 +260,7 @@ static int32_t run_task(void *opaque) {
 static void release_task(void *opaque) { mgrt_free(opaque); }
 
 static const char *slot_name(const aclOpExecutor *e, int output, uint32_t index) {
-    (void)e;
-    static const char *const input_names[] = {"input 0", "input 1", "input 2", "input 3"};
-    static const char *const output_names[] = {"output 0", "output 1", "output 2", "output 3"};
-    return output ? output_names[index] : input_names[index];
+    return output ? e->outputs[index].name : e->inputs[index].name;
 }
 
 static uint64_t storage_bytes(const nnop_view *view) { return (uint64_t)view->storage_elems * (uint64_t)view->elem_size; }
@@ -269,7 +274,7 @@ static aclnnStatus check_addresses(const char *api, const aclOpExecutor *e) {
             if (!s->has_view || s->view.numel == 0) continue;
             if (!mgrt_range_is_live(s->data, storage_bytes(&s->view)))
                 return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                                    "%s: %s of %s at %p is not inside one live aclrtMalloc block (freed, or a "
+                                    "%s: %s (%s) at %p is not inside one live aclrtMalloc block (freed, or a "
                                     "refreshed address that is too small)",
                                     api, slot_name(e, output, i), e->op_name, s->data);
         }
@@ -319,6 +324,7 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
        (A stream that is not live is reported by mgrt_stream_submit, after the copy.) */
     int single_use = !executor->repeatable;
     if (single_use) registry_take(executor);
+    executor->launched = 1;
 
     aclnnStatus status = ACLNN_SUCCESS;
     uint64_t needed = executor->workspace_size;

@@ -217,7 +217,8 @@ void rt_fault_configure(void) {
     if (text == NULL || *text == '\0') return;
     char *end = NULL;
     long n = strtol(text, &end, 10);
-    if (*end == '\0') mgrt_fault_fail_alloc_after(n);
+    /* Counted from 1: MISHGRAD_FAULT_ALLOC=1 fails the first allocation after aclInit. */
+    if (*end == '\0' && n >= 1) mgrt_fault_fail_alloc_after(n - 1);
 }
 
 /* 1 when this allocation is the one planned to fail. */

@@ -61,7 +61,8 @@ MGRT_API int mgrt_range_is_live(const void *ptr, uint64_t bytes);
 
 /* The library's own allocations go through these, so a test can make the N-th one fail:
    mgrt_fault_fail_alloc_after(n) lets n more succeed and fails the next (n < 0: never).
-   The environment variable MISHGRAD_FAULT_ALLOC=N sets the same at aclInit. */
+   The environment variable MISHGRAD_FAULT_ALLOC=N (N >= 1) makes the N-th allocation after
+   aclInit fail. */
 MGRT_API void *mgrt_malloc(size_t bytes);
 MGRT_API void *mgrt_calloc(size_t count, size_t bytes);
 MGRT_API void mgrt_free(void *ptr);

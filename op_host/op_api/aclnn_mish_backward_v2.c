@@ -152,7 +152,7 @@ aclnnStatus aclnnMishBackwardGetWorkspaceSize(const aclTensor *gradOutput, const
         return mgrt_fail_at(PHASE1, ACLNN_ERR_PARAM_INVALID,
                             "%s: gradInput's strides make several elements share one memory location", PHASE1);
 
-    aclOpExecutor *planned = nnop_executor_create("MishGradV2", tensors, INPUT_COUNT, &gradInput, 1);
+    aclOpExecutor *planned = nnop_executor_create("MishGradV2", tensors, INPUT_COUNT, &gradInput, 1, tensor_names);
     if (planned == NULL) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     if (views[0].numel > 0) {
         status = plan(planned, tensors, views);
