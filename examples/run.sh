@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds MishGradV2 into ./install (incrementally; build.sh does nothing that is up to date),
+# then builds the aclnnMishBackward example against the INSTALLED headers and libraries,
+# linked the way a CANN program is (-lcust_opapi -lnnopbase -lascendcl), and runs it.
+# The C example always runs; the C++ one (CANN's own sample style) too when a C++ compiler
+# is present. Exit status 0 only when every example printed "passed".
+#
+#   bash examples/run.sh
+#   environment: MISHGRAD_INSTALL_PREFIX (default ./install), MISHGRAD_BUILD_DIR
+#                (default ./build), MISHGRAD_JOBS (parallel build jobs), CC, CXX
+set -euo pipefail
+
+examples_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$examples_dir")
+prefix=${MISHGRAD_INSTALL_PREFIX:-$root/install}
+build_dir=${MISHGRAD_BUILD_DIR:-$root/build}
+jobs=${MISHGRAD_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+build_args=(--no-bench --prefix "$prefix" --build-dir "$build_dir" -j "$jobs")
+echo "run.sh: building and installing MishGradV2 into $prefix"
+bash "$root/build.sh" "${build_args[@]}"
+
+# GNUInstallDirs puts the libraries in lib or lib64 depending on the system.
+libdir=""
+for candidate in "$prefix/lib" "$prefix/lib64"; do
+  if [ -e "$candidate/libcust_opapi.so" ]; then libdir=$candidate; break; fi
+done
+if [ -z "$libdir" ]; then
+  echo "run.sh: libcust_opapi.so not found under $prefix/lib or $prefix/lib64" >&2
+  exit 1
+fi
+
+out_dir="$build_dir/examples"
+mkdir -p "$out_dir"
+# shellcheck disable=SC2054  # -Wl,-rpath,DIR is one word: the commas belong to it
+link_flags=(-L"$libdir" -Wl,-rpath,"$libdir" -lcust_opapi -lnnopbase -lascendcl)
+status=0
+
+cc=${CC:-cc}
+echo "run.sh: C example ($cc)"
+"$cc" -std=c11 -O2 -Wall -Wextra -I"$prefix/include" \
+  "$examples_dir/test_aclnn_mish_grad_v2.c" -o "$out_dir/test_aclnn_mish_grad_v2_c" \
+  "${link_flags[@]}" -lm
+"$out_dir/test_aclnn_mish_grad_v2_c" || status=1
+
+cxx=${CXX:-g++}
+if command -v "$cxx" >/dev/null 2>&1; then
+  echo "run.sh: C++ example ($cxx)"
+  "$cxx" -O2 -Wall -Wextra -I"$prefix/include" \
+    "$examples_dir/test_aclnn_mish_grad_v2.cpp" -o "$out_dir/test_aclnn_mish_grad_v2_cpp" \
+    "${link_flags[@]}"
+  "$out_dir/test_aclnn_mish_grad_v2_cpp" || status=1
+else
+  echo "run.sh: no C++ compiler ($cxx); the C++ example is skipped"
+fi
+
+if [ "$status" = 0 ]; then
+  echo "run.sh: examples passed"
+else
+  echo "run.sh: an example FAILED" >&2
+fi
+exit "$status"
