@@ -1,0 +1,106 @@
+/*
+ * op_kernel/simd/mg_simd_avx512.h: the SIMD vocabulary on AVX-512 F/DQ/BW/VL (+ F16C),
+ * 16 lanes, with mask registers for selects and partial vectors. bfloat16 is narrowed
+ * with integer round-to-nearest-even rather than vcvtneps2bf16, which flushes subnormal
+ * inputs and so would not match the other paths bit for bit.
+ */
+#ifndef MG_SIMD_AVX512_H_
+#define MG_SIMD_AVX512_H_
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define MG_LANES 16
+
+typedef __m512 mg_vf;
+typedef __m512i mg_vi;
+typedef __mmask16 mg_vm;
+
+static inline mg_vf mg_set(float value) { return _mm512_set1_ps(value); }
+static inline mg_vf mg_loadu(const float *p) { return _mm512_loadu_ps(p); }
+static inline void mg_storeu(float *p, mg_vf v) { _mm512_storeu_ps(p, v); }
+
+static inline mg_vf mg_add(mg_vf a, mg_vf b) { return _mm512_add_ps(a, b); }
+static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return _mm512_sub_ps(a, b); }
+static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return _mm512_mul_ps(a, b); }
+static inline mg_vf mg_div(mg_vf a, mg_vf b) { return _mm512_div_ps(a, b); }
+static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return _mm512_fmadd_ps(a, b, c); }
+
+static inline mg_vf mg_abs(mg_vf a) {
+    return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7FFFFFFF)));
+}
+static inline mg_vf mg_neg(mg_vf a) {
+    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32((int)0x80000000u)));
+}
+static inline mg_vf mg_min(mg_vf a, mg_vf b) { return _mm512_min_ps(a, b); }
+static inline mg_vf mg_max(mg_vf a, mg_vf b) { return _mm512_max_ps(a, b); }
+
+static inline mg_vm mg_lt(mg_vf a, mg_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+static inline mg_vm mg_le(mg_vf a, mg_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_ORD_Q); }
+static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return (mg_vm)(a & b); }
+static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) {
+    return _mm512_mask_blend_ps(m, if_false, if_true);
+}
+
+static inline mg_vi mg_to_int(mg_vf a) { return _mm512_cvtps_epi32(a); }
+static inline mg_vf mg_pow2(mg_vi k) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k, _mm512_set1_epi32(127)), 23));
+}
+static inline mg_vi mg_half_floor(mg_vi k) { return _mm512_srai_epi32(k, 1); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm512_sub_epi32(a, b); }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm512_add_epi32(a, b); }
+static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return _mm512_min_epi32(a, b); }
+static inline mg_vi mg_set_i(int32_t value) { return _mm512_set1_epi32(value); }
+
+static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) {
+    const __m512i one = _mm512_set1_epi32(1);
+    return _mm512_add_epi32(_mm512_maskz_mov_epi32(past_first, one), _mm512_maskz_mov_epi32(past_second, one));
+}
+static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
+    return _mm512_permutexvar_ps(region, _mm512_setr_ps(a, b, c, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f));
+}
+
+/* ---- 16-bit formats ------------------------------------------------------------------- */
+
+static inline mg_vf mg_load_f16(const uint16_t *p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)p));
+}
+static inline __m256i mg_f16_bits_(mg_vf v) {
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+static inline void mg_store_f16(uint16_t *p, mg_vf v) { _mm256_storeu_si256((__m256i *)p, mg_f16_bits_(v)); }
+static inline mg_vf mg_load_bf16(const uint16_t *p) {
+    const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
+}
+static inline __m256i mg_bf16_bits_(mg_vf v) {
+    const __m512i u = _mm512_castps_si512(v);
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i rounded =
+        _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)), lsb), 16);
+    return _mm512_cvtepi32_epi16(rounded);
+}
+static inline void mg_store_bf16(uint16_t *p, mg_vf v) { _mm256_storeu_si256((__m256i *)p, mg_bf16_bits_(v)); }
+
+/* ---- partial vectors: masked loads and stores, n < 16 ---------------------------------- */
+
+static inline __mmask16 mg_lane_mask_(size_t n) { return (__mmask16)((1u << n) - 1u); }
+static inline mg_vf mg_load_f32_n(const float *p, size_t n) { return _mm512_maskz_loadu_ps(mg_lane_mask_(n), p); }
+static inline void mg_store_f32_n(float *p, mg_vf v, size_t n) { _mm512_mask_storeu_ps(p, mg_lane_mask_(n), v); }
+static inline mg_vf mg_load_f16_n(const uint16_t *p, size_t n) {
+    return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(mg_lane_mask_(n), p));
+}
+static inline void mg_store_f16_n(uint16_t *p, mg_vf v, size_t n) {
+    _mm256_mask_storeu_epi16(p, mg_lane_mask_(n), mg_f16_bits_(v));
+}
+static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) {
+    const __m512i wide = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(mg_lane_mask_(n), p));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
+}
+static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) {
+    _mm256_mask_storeu_epi16(p, mg_lane_mask_(n), mg_bf16_bits_(v));
+}
+
+#endif /* MG_SIMD_AVX512_H_ */

@@ -1,0 +1,110 @@
+/*
+ * op_kernel/simd/mg_simd_neon.h: the SIMD vocabulary on AArch64 Advanced SIMD, 4 lanes.
+ * AArch64 arithmetic is IEEE (round to nearest-even, no flush-to-zero by default), vfmaq
+ * is fused, vdivq is a true division; min/max and selects are written as compare + bit
+ * select so that they pick exactly the operand the scalar and x86 versions pick.
+ */
+#ifndef MG_SIMD_NEON_H_
+#define MG_SIMD_NEON_H_
+
+#include <arm_neon.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MG_LANES 4
+
+typedef float32x4_t mg_vf;
+typedef int32x4_t mg_vi;
+typedef uint32x4_t mg_vm;
+
+static inline mg_vf mg_set(float value) { return vdupq_n_f32(value); }
+static inline mg_vf mg_loadu(const float *p) { return vld1q_f32(p); }
+static inline void mg_storeu(float *p, mg_vf v) { vst1q_f32(p, v); }
+
+static inline mg_vf mg_add(mg_vf a, mg_vf b) { return vaddq_f32(a, b); }
+static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return vsubq_f32(a, b); }
+static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return vmulq_f32(a, b); }
+static inline mg_vf mg_div(mg_vf a, mg_vf b) { return vdivq_f32(a, b); }
+static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return vfmaq_f32(c, a, b); }
+
+static inline mg_vf mg_abs(mg_vf a) { return vabsq_f32(a); }
+static inline mg_vf mg_neg(mg_vf a) { return vnegq_f32(a); }
+static inline mg_vf mg_min(mg_vf a, mg_vf b) { return vbslq_f32(vcltq_f32(a, b), a, b); }
+static inline mg_vf mg_max(mg_vf a, mg_vf b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
+
+static inline mg_vm mg_lt(mg_vf a, mg_vf b) { return vcltq_f32(a, b); }
+static inline mg_vm mg_le(mg_vf a, mg_vf b) { return vcleq_f32(a, b); }
+static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return vandq_u32(vceqq_f32(a, a), vceqq_f32(b, b)); }
+static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return vandq_u32(a, b); }
+static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) { return vbslq_f32(m, if_true, if_false); }
+
+static inline mg_vi mg_to_int(mg_vf a) { return vcvtnq_s32_f32(a); }
+static inline mg_vf mg_pow2(mg_vi k) {
+    return vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(k, vdupq_n_s32(127)), 23));
+}
+static inline mg_vi mg_half_floor(mg_vi k) { return vshrq_n_s32(k, 1); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return vsubq_s32(a, b); }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return vaddq_s32(a, b); }
+static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return vminq_s32(a, b); }
+static inline mg_vi mg_set_i(int32_t value) { return vdupq_n_s32(value); }
+
+/* The region comes back as byte indices for vqtbl1q (4 * region + 0..3 in each lane), so
+   each lookup is a single table instruction. */
+static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) {
+    const int32x4_t region = vnegq_s32(vaddq_s32(vreinterpretq_s32_u32(past_first), vreinterpretq_s32_u32(past_second)));
+    return vmlaq_s32(vdupq_n_s32(0x03020100), region, vdupq_n_s32(0x04040404));
+}
+static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
+    const float table[4] = {a, b, c, 0.0f};
+    const uint8x16_t bytes = vreinterpretq_u8_f32(vld1q_f32(table));
+    return vreinterpretq_f32_u8(vqtbl1q_u8(bytes, vreinterpretq_u8_s32(region)));
+}
+
+/* ---- 16-bit formats ------------------------------------------------------------------- */
+
+static inline mg_vf mg_load_f16(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+static inline void mg_store_f16(uint16_t *p, mg_vf v) { vst1_u16(p, vreinterpret_u16_f16(vcvt_f16_f32(v))); }
+static inline mg_vf mg_load_bf16(const uint16_t *p) {
+    return vreinterpretq_f32_u32(vshlq_n_u32(vmovl_u16(vld1_u16(p)), 16));
+}
+static inline void mg_store_bf16(uint16_t *p, mg_vf v) {
+    const uint32x4_t u = vreinterpretq_u32_f32(v);
+    const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
+    const uint32x4_t rounded = vshrq_n_u32(vaddq_u32(vaddq_u32(u, vdupq_n_u32(0x7FFF)), lsb), 16);
+    vst1_u16(p, vmovn_u32(rounded));
+}
+
+/* ---- partial vectors (n < 4) through a zeroed 4-lane buffer ---------------------------- */
+
+static inline mg_vf mg_load_f32_n(const float *p, size_t n) {
+    float lanes[MG_LANES] = {0};
+    memcpy(lanes, p, n * sizeof *p);
+    return vld1q_f32(lanes);
+}
+static inline void mg_store_f32_n(float *p, mg_vf v, size_t n) {
+    float lanes[MG_LANES];
+    vst1q_f32(lanes, v);
+    memcpy(p, lanes, n * sizeof *p);
+}
+static inline mg_vf mg_load_f16_n(const uint16_t *p, size_t n) {
+    uint16_t lanes[MG_LANES] = {0};
+    memcpy(lanes, p, n * sizeof *p);
+    return mg_load_f16(lanes);
+}
+static inline void mg_store_f16_n(uint16_t *p, mg_vf v, size_t n) {
+    uint16_t lanes[MG_LANES];
+    mg_store_f16(lanes, v);
+    memcpy(p, lanes, n * sizeof *p);
+}
+static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) {
+    uint16_t lanes[MG_LANES] = {0};
+    memcpy(lanes, p, n * sizeof *p);
+    return mg_load_bf16(lanes);
+}
+static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) {
+    uint16_t lanes[MG_LANES];
+    mg_store_bf16(lanes, v);
+    memcpy(p, lanes, n * sizeof *p);
+}
+
+#endif /* MG_SIMD_NEON_H_ */

@@ -1,0 +1,129 @@
+/*
+ * op_kernel/simd/mg_simd_scalar.h: the SIMD vocabulary with one lane, in portable C11.
+ *
+ * Every operation is one IEEE operation (or an exact bit manipulation) so that the scalar
+ * path rounds exactly where the vector paths do; fmaf is a true fused multiply-add.
+ * The kernel files are compiled with -ffp-contract=off so the compiler adds no fusion.
+ */
+#ifndef MG_SIMD_SCALAR_H_
+#define MG_SIMD_SCALAR_H_
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MG_LANES 1
+
+typedef float mg_vf;    /* float32 lanes */
+typedef int32_t mg_vi;  /* int32 lanes */
+typedef int mg_vm;      /* lane mask */
+
+static inline mg_vf mg_set(float value) { return value; }
+static inline mg_vf mg_loadu(const float *p) { return *p; }
+static inline void mg_storeu(float *p, mg_vf v) { *p = v; }
+
+static inline mg_vf mg_add(mg_vf a, mg_vf b) { return a + b; }
+static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return a - b; }
+static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return a * b; }
+static inline mg_vf mg_div(mg_vf a, mg_vf b) { return a / b; }
+/* a * b + c with one rounding */
+static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return fmaf(a, b, c); }
+
+static inline uint32_t mg_bits_(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+static inline float mg_float_(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+
+static inline mg_vf mg_abs(mg_vf a) { return mg_float_(mg_bits_(a) & 0x7FFFFFFFu); }
+static inline mg_vf mg_neg(mg_vf a) { return mg_float_(mg_bits_(a) ^ 0x80000000u); }
+/* Same operand rule as x86 minps/maxps (second operand when unordered); the kernel only
+   clamps values whose NaN-ness is handled separately, so this choice never shows. */
+static inline mg_vf mg_min(mg_vf a, mg_vf b) { return a < b ? a : b; }
+static inline mg_vf mg_max(mg_vf a, mg_vf b) { return a > b ? a : b; }
+
+static inline mg_vm mg_lt(mg_vf a, mg_vf b) { return a < b; }
+static inline mg_vm mg_le(mg_vf a, mg_vf b) { return a <= b; }
+/* true where neither operand is NaN */
+static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return !isnan(a) && !isnan(b); }
+static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return a && b; }
+static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) { return m ? if_true : if_false; }
+
+/* Integer-valued float in [-2^22, 2^22] to int32 (exact). */
+static inline mg_vi mg_to_int(mg_vf a) { return (int32_t)a; }
+/* 2^k as a float for k in [-126, 127] (exact, built in the exponent field). */
+static inline mg_vf mg_pow2(mg_vi k) { return mg_float_((uint32_t)(k + 127) << 23); }
+/* k / 2 rounded toward -inf and k - that, so 2^k = 2^hi * 2^lo with both factors normal. */
+static inline mg_vi mg_half_floor(mg_vi k) { return k >= 0 ? k / 2 : -((1 - k) / 2); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return a - b; }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return a + b; }
+static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return a < b ? a : b; }
+static inline mg_vi mg_set_i(int32_t value) { return value; }
+
+/* Per-lane region number: how many of the two masks are true (past_second implies
+   past_first), so 0, 1 or 2. */
+static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) { return past_first + past_second; }
+/* The constant of the lane's region: a, b or c for region 0, 1, 2. */
+static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
+    return region == 0 ? a : (region == 1 ? b : c);
+}
+
+/* ---- 16-bit formats: exact widening, round-to-nearest-even narrowing ---------------- */
+
+static inline mg_vf mg_f16_to_f32_(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exponent = (h >> 10) & 0x1Fu;
+    uint32_t mantissa = h & 0x3FFu;
+    if (exponent == 0x1Fu) /* inf or NaN; NaN made quiet as vcvtph2ps does */
+        return mg_float_(sign | 0x7F800000u | (mantissa << 13) | (mantissa ? 0x00400000u : 0u));
+    if (exponent == 0) {
+        /* zero or subnormal: mantissa * 2^-24 is exact in float32 */
+        float magnitude = (float)mantissa * 0x1p-24f;
+        return mg_float_(sign | mg_bits_(magnitude));
+    }
+    return mg_float_(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+
+static inline uint16_t mg_f32_to_f16_(mg_vf f) {
+    uint32_t u = mg_bits_(f);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    uint32_t a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) /* NaN: keep it quiet and keep the top payload bits, as vcvtps2ph */
+        return (uint16_t)(sign | 0x7E00u | ((a >> 13) & 0x3FFu));
+    if (a >= 0x477FF000u) /* rounds to >= 65520: infinity (also inf itself) */
+        return (uint16_t)(sign | 0x7C00u);
+    if (a < 0x38800000u) {
+        /* below the smallest normal half 2^-14: round to a multiple of 2^-24. Adding 0.5
+           moves the value into [0.5, 1) where the float ulp is 2^-24, so the float add
+           itself rounds to nearest-even at exactly that grid. */
+        float shifted = mg_float_(a) + 0.5f;
+        return (uint16_t)(sign | (uint16_t)(mg_bits_(shifted) - 0x3F000000u));
+    }
+    /* normal: rebias the exponent, then round the 13 dropped bits to nearest-even;
+       a carry out of the mantissa correctly bumps the exponent. */
+    uint32_t rebased = a - 0x38000000u;
+    uint32_t round_bias = 0xFFFu + ((rebased >> 13) & 1u);
+    return (uint16_t)(sign | ((rebased + round_bias) >> 13));
+}
+
+static inline mg_vf mg_bf16_to_f32_(uint16_t h) { return mg_float_((uint32_t)h << 16); }
+
+static inline uint16_t mg_f32_to_bf16_(mg_vf f) {
+    uint32_t u = mg_bits_(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) /* NaN: quiet, sign and top payload kept */
+        return (uint16_t)((u >> 16) | 0x0040u);
+    /* round to nearest-even on the 16 dropped bits; overflow carries into infinity */
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+static inline mg_vf mg_load_f16(const uint16_t *p) { return mg_f16_to_f32_(*p); }
+static inline void mg_store_f16(uint16_t *p, mg_vf v) { *p = mg_f32_to_f16_(v); }
+static inline mg_vf mg_load_bf16(const uint16_t *p) { return mg_bf16_to_f32_(*p); }
+static inline void mg_store_bf16(uint16_t *p, mg_vf v) { *p = mg_f32_to_bf16_(v); }
+
+/* One lane: a partial vector never occurs (the body's tail count is always 0). */
+static inline mg_vf mg_load_f32_n(const float *p, size_t n) { (void)n; return *p; }
+static inline void mg_store_f32_n(float *p, mg_vf v, size_t n) { (void)n; *p = v; }
+static inline mg_vf mg_load_f16_n(const uint16_t *p, size_t n) { (void)n; return mg_load_f16(p); }
+static inline void mg_store_f16_n(uint16_t *p, mg_vf v, size_t n) { (void)n; mg_store_f16(p, v); }
+static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) { (void)n; return mg_load_bf16(p); }
+static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) { (void)n; mg_store_bf16(p, v); }
+
+#endif /* MG_SIMD_SCALAR_H_ */

@@ -1,0 +1,67 @@
+/*
+ * tests/kernel/kernel_test_util.h: helpers shared by the kernel tests: bit casts, the list
+ * of ISA tables this CPU can run, and buffers that end right before an inaccessible page,
+ * so that a kernel reading or writing one element past n faults.
+ */
+#ifndef KERNEL_TEST_UTIL_H_
+#define KERNEL_TEST_UTIL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mish_grad_v2_kernel.h"
+
+static inline uint32_t kt_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+static inline float kt_float(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+
+/* Every ISA name the dispatcher knows; kt_tables() keeps those this machine can run. */
+static const char *const kt_isa_names[] = {"scalar", "avx2", "avx512", "neon"};
+
+static inline size_t kt_tables(const mish_grad_v2_kernels **tables, size_t capacity) {
+    size_t count = 0;
+    for (size_t i = 0; i < sizeof kt_isa_names / sizeof kt_isa_names[0] && count < capacity; i++) {
+        const mish_grad_v2_kernels *t = mish_grad_v2_kernels_for(kt_isa_names[i]);
+        if (t != NULL) tables[count++] = t;
+    }
+    return count;
+}
+
+static inline mish_grad_v2_tile_fn kt_fn(const mish_grad_v2_kernels *t, int dtype) {
+    return dtype == 0 ? t->f32 : dtype == 1 ? t->f16 : t->bf16;
+}
+static inline const char *kt_dtype_name(int dtype) { return dtype == 0 ? "f32" : dtype == 1 ? "f16" : "bf16"; }
+static inline size_t kt_dtype_size(int dtype) { return dtype == 0 ? 4 : 2; }
+
+/* A buffer of `bytes` whose last byte is followed by a PROT_NONE page. */
+typedef struct {
+    unsigned char *map;
+    size_t map_bytes;
+    unsigned char *data;
+} kt_fenced;
+
+static inline int kt_fenced_alloc(kt_fenced *f, size_t bytes) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t data_pages = (bytes + page - 1) / page + 1;
+    f->map_bytes = (data_pages + 1) * page;
+    void *m = mmap(NULL, f->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return -1;
+    f->map = (unsigned char *)m;
+    if (mprotect(f->map + data_pages * page, page, PROT_NONE) != 0) return -1;
+    f->data = f->map + data_pages * page - bytes;
+    return 0;
+}
+static inline void kt_fenced_free(kt_fenced *f) { munmap(f->map, f->map_bytes); }
+
+/* Deterministic pseudo-random 32-bit values (xorshift32). */
+static inline uint32_t kt_next(uint32_t *state) {
+    uint32_t s = *state;
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return *state = s;
+}
+
+#endif /* KERNEL_TEST_UTIL_H_ */

@@ -1,0 +1,125 @@
+/*
+ * tests/kernel/test_kernel_loops.c: the loop structure of every ISA path (unrolled main
+ * loop, one-vector loop, partial tail): every size from 0 to three 16-lane vectors + 1,
+ * out-of-place and in-place (out == grad, out == x). Inputs and output end right before
+ * an inaccessible page, so touching element n faults; a canary after a second output
+ * buffer must survive.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernel_test_util.h"
+#include "mg_test.h"
+
+enum { MAX_N = 3 * 16 + 1, CANARY = 64 };
+
+/* Inputs that exercise every region: x over [-120, 30] plus a few specials. */
+static void fill_inputs(int dtype, void *g, void *x, size_t n, uint32_t seed) {
+    uint32_t state = seed | 1u;
+    for (size_t i = 0; i < n; i++) {
+        const float xv = -120.0f + 150.0f * (float)(kt_next(&state) % 100000u) / 100000.0f;
+        const float gv = 0.25f + (float)(kt_next(&state) % 1000u) / 250.0f;
+        if (dtype == 0) {
+            ((float *)x)[i] = (i % 11 == 5) ? 0.0f : xv;
+            ((float *)g)[i] = gv;
+        } else {
+            /* 16-bit: top halves of the float (bf16 truncation) or random half patterns */
+            const uint16_t xb = dtype == 2 ? (uint16_t)(kt_bits(xv) >> 16) : (uint16_t)(kt_next(&state) & 0xFFFFu);
+            ((uint16_t *)x)[i] = xb;
+            ((uint16_t *)g)[i] = dtype == 2 ? (uint16_t)(kt_bits(gv) >> 16) : 0x3C00u;
+        }
+    }
+}
+
+static void check_sizes(int in_place) {
+    const mish_grad_v2_kernels *tables[4];
+    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
+    MG_CHECK(scalar != NULL && count >= 1);
+    for (int dtype = 0; dtype < 3; dtype++) {
+        const size_t es = kt_dtype_size(dtype);
+        for (size_t n = 0; n <= MAX_N; n++) {
+            unsigned char g_ref[MAX_N * 4], x_ref[MAX_N * 4], want[MAX_N * 4];
+            fill_inputs(dtype, g_ref, x_ref, n, (uint32_t)(n * 7919u + (unsigned)dtype));
+            kt_fn(scalar, dtype)(g_ref, x_ref, want, n);
+            for (size_t t = 0; t < count; t++) {
+                kt_fenced g, x, out;
+                if (kt_fenced_alloc(&g, n * es) || kt_fenced_alloc(&x, n * es) || kt_fenced_alloc(&out, n * es)) {
+                    MG_FAIL("mmap failed");
+                    return;
+                }
+                memcpy(g.data, g_ref, n * es);
+                memcpy(x.data, x_ref, n * es);
+                void *dst = in_place == 1 ? (void *)g.data : in_place == 2 ? (void *)x.data : (void *)out.data;
+                kt_fn(tables[t], dtype)(g.data, x.data, dst, n);
+                mg_checks_done++;
+                if (memcmp(dst, want, n * es) != 0)
+                    MG_FAIL("%s %s n=%zu %s: output differs from scalar", tables[t]->isa, kt_dtype_name(dtype), n,
+                            in_place == 1 ? "out==grad" : in_place == 2 ? "out==x" : "out-of-place");
+                /* the input not overwritten is left as it was */
+                if (in_place != 1) MG_CHECK(memcmp(g.data, g_ref, n * es) == 0);
+                if (in_place != 2) MG_CHECK(memcmp(x.data, x_ref, n * es) == 0);
+                kt_fenced_free(&g);
+                kt_fenced_free(&x);
+                kt_fenced_free(&out);
+            }
+        }
+    }
+}
+
+MG_TEST(sizes_out_of_place) { check_sizes(0); }
+MG_TEST(sizes_in_place_out_is_grad) { check_sizes(1); }
+MG_TEST(sizes_in_place_out_is_x) { check_sizes(2); }
+
+/* Canary words after the output (and before it) stay as they were, at every offset. */
+MG_TEST(canaries_around_output_untouched) {
+    const mish_grad_v2_kernels *tables[4];
+    const size_t count = kt_tables(tables, 4);
+    for (size_t t = 0; t < count; t++) {
+        for (int dtype = 0; dtype < 3; dtype++) {
+            const size_t es = kt_dtype_size(dtype);
+            for (size_t offset = 0; offset < 4; offset++) {
+                for (size_t n = 0; n <= MAX_N; n++) {
+                    unsigned char g[MAX_N * 4], x[MAX_N * 4];
+                    unsigned char out[(CANARY * 2 + MAX_N + 4) * 4];
+                    memset(out, 0xA5, sizeof out);
+                    fill_inputs(dtype, g, x, n, (uint32_t)n + 17u);
+                    unsigned char *dst = out + (CANARY + offset) * es;
+                    kt_fn(tables[t], dtype)(g, x, dst, n);
+                    int intact = 1;
+                    for (unsigned char *p = out; p < dst; p++) intact &= *p == 0xA5;
+                    for (unsigned char *p = dst + n * es; p < out + sizeof out; p++) intact &= *p == 0xA5;
+                    mg_checks_done++;
+                    if (!intact) MG_FAIL("%s %s n=%zu offset=%zu: canary overwritten", tables[t]->isa,
+                                         kt_dtype_name(dtype), n, offset);
+                }
+            }
+        }
+    }
+}
+
+/* A large odd size: all three loops in one call, compared with scalar. */
+MG_TEST(large_odd_size) {
+    const mish_grad_v2_kernels *tables[4];
+    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
+    const size_t n = 100003;
+    for (int dtype = 0; dtype < 3; dtype++) {
+        const size_t es = kt_dtype_size(dtype);
+        unsigned char *g = malloc(n * es), *x = malloc(n * es), *want = malloc(n * es), *got = malloc(n * es);
+        MG_CHECK(g && x && want && got);
+        if (g && x && want && got) {
+            fill_inputs(dtype, g, x, n, 99u);
+            kt_fn(scalar, dtype)(g, x, want, n);
+            for (size_t t = 0; t < count; t++) {
+                kt_fn(tables[t], dtype)(g, x, got, n);
+                mg_checks_done++;
+                if (memcmp(want, got, n * es) != 0) MG_FAIL("%s %s n=%zu differs", tables[t]->isa, kt_dtype_name(dtype), n);
+            }
+        }
+        free(g); free(x); free(want); free(got);
+    }
+}
+
+MG_TEST_MAIN()
