@@ -206,10 +206,37 @@ void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo
     *hi = base + (uintptr_t)((view->max_elem + 1) * view->elem_size);
 }
 
+/* Views spanning more elements than this are not enumerated: one that fails the quick
+   proof is refused as "cannot prove" (a 64 Mi-element span needs an 8 MiB bitmap). */
+#define MAX_ENUMERATED_SPAN (INT64_C(1) << 26)
+
+/* Exact answer by visiting every element once and marking its offset. */
+static int view_revisits_an_element(const nnop_view *view) {
+    int64_t span = view->max_elem - view->min_elem + 1;
+    unsigned char *seen = mgrt_calloc((size_t)(span + 7) / 8, 1);
+    if (seen == NULL) return 1; /* cannot tell: refuse rather than risk a racy scatter */
+    int64_t index[NNOP_MAX_RANK] = {0};
+    int64_t element = 0; /* relative to min_elem */
+    int revisit = 0;
+    for (int64_t visited = 0; visited < view->numel && !revisit; visited++) {
+        unsigned char bit = (unsigned char)(1u << (element & 7));
+        revisit = (seen[element >> 3] & bit) != 0;
+        seen[element >> 3] |= bit;
+        for (int d = view->rank - 1; d >= 0; d--) {
+            element += view->strides[d];
+            if (++index[d] < view->dims[d]) break;
+            element -= index[d] * view->strides[d];
+            index[d] = 0;
+        }
+    }
+    mgrt_free(seen);
+    return revisit;
+}
+
 int nnop_view_overlaps_itself(const nnop_view *view) {
     if (view->numel <= 1) return 0;
-    /* Sort the dims that move (size > 1) by stride; each stride must step past everything
-       the smaller ones can reach. */
+    /* The quick proof: sort the dims that move (size > 1) by stride; if each stride steps
+       past everything the smaller ones can reach, no two elements meet. */
     int order[NNOP_MAX_RANK], count = 0;
     for (int i = 0; i < view->rank; i++)
         if (view->dims[i] > 1) order[count++] = i;
@@ -220,10 +247,14 @@ int nnop_view_overlaps_itself(const nnop_view *view) {
             order[j - 1] = swap;
         }
     int64_t reach = 0; /* farthest element offset the smaller dims reach */
-    for (int k = 0; k < count; k++) {
+    int nested = 1;
+    for (int k = 0; k < count && nested; k++) {
         int d = order[k];
-        if (view->strides[d] <= reach) return 1;
+        if (view->strides[d] <= reach) nested = 0;
         reach += (view->dims[d] - 1) * view->strides[d]; /* bounded: validated against storage */
     }
-    return 0;
+    if (nested) return 0;
+    /* Interleaved strides (dims [4,5] strides [2,5]) can still be free of overlap. */
+    if (view->max_elem - view->min_elem + 1 > MAX_ENUMERATED_SPAN) return 1;
+    return view_revisits_an_element(view);
 }

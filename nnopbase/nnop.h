@@ -59,9 +59,10 @@ NNOP_API aclnnStatus nnop_view_from_tensor(const aclTensor *t, const char *api, 
 NNOP_API void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo,
                                    uintptr_t *hi);
 
-/* 1 when two different elements of `view` can share one memory location (a zero stride on
-   a dim > 1, or strides that interleave). Judged conservatively: a view it calls
-   overlapping might, in rare hand-made layouts, not be. */
+/* 1 when two different elements of `view` share one memory location (a zero stride on a
+   dim > 1, or strides that interleave and collide). Exact, except that a view whose strides
+   do not nest and that spans more than 2^26 elements is reported as overlapping (proving
+   otherwise would take too long); 1 too if memory for the proof runs out. */
 NNOP_API int nnop_view_overlaps_itself(const nnop_view *view);
 
 /* ---- executors and their plans -------------------------------------------------------- */

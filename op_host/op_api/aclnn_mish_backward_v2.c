@@ -150,7 +150,9 @@ aclnnStatus aclnnMishBackwardGetWorkspaceSize(const aclTensor *gradOutput, const
     }
     if (nnop_view_overlaps_itself(&views[2]))
         return mgrt_fail_at(PHASE1, ACLNN_ERR_PARAM_INVALID,
-                            "%s: gradInput's strides make several elements share one memory location", PHASE1);
+                            "%s: gradInput's strides map two elements to one memory location (or interleave "
+                            "over more than 2^26 elements, too many to prove they do not)",
+                            PHASE1);
 
     aclOpExecutor *planned = nnop_executor_create("MishGradV2", tensors, INPUT_COUNT, &gradInput, 1, tensor_names);
     if (planned == NULL) return ACLNN_ERR_INNER_CREATE_EXECUTOR;

@@ -1,0 +1,188 @@
+/*
+ * tests/reliability/mish_ref.h: an independent reference for the reliability tests and the
+ * fuzz harness. Shares no code with the library: its own 16-bit decoders and encoders, its
+ * own double-precision mish', its own tolerance.
+ *
+ * The tolerance is deliberately loose next to the accuracy issue's bound: these tests hunt
+ * for wrong memory (a missed element, a stale value, a write through the wrong view), which
+ * shows up as an error of whole units, not of a few ulp.
+ */
+#ifndef MISH_REF_H_
+#define MISH_REF_H_
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "acl/acl_base.h"
+
+/* Element size of the three dtypes the operator accepts, and a plausible size for the
+   others (so a test can lay out a buffer for a dtype the operator must reject). */
+static inline size_t mish_ref_elem_size(aclDataType dtype) {
+    switch (dtype) {
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
+    default: return 1;
+    }
+}
+
+static inline int mish_ref_dtype_is_float(aclDataType dtype) {
+    return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
+}
+
+/* IEEE binary16 -> double, exactly, written out from the format's definition. */
+static inline double mish_ref_half_to_double(uint16_t h) {
+    int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double magnitude;
+    if (exponent == 0) {
+        magnitude = ldexp((double)mantissa, -24);
+    } else if (exponent == 31) {
+        magnitude = mantissa ? NAN : INFINITY;
+    } else {
+        magnitude = ldexp((double)(mantissa | 0x400), exponent - 25);
+    }
+    return sign ? -magnitude : magnitude;
+}
+
+/* double -> binary16, round to nearest even, written with doubles (not bit tricks) so it is
+   independent of the library's converter. Only used to store test inputs. */
+static inline uint16_t mish_ref_double_to_half(double v) {
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    double a = fabs(v);
+    if (isnan(v)) return 0x7e00;
+    if (a >= 65520.0) return (uint16_t)(sign | 0x7c00);
+    if (a < ldexp(1.0, -14)) {
+        /* subnormal: units of 2^-24 */
+        double units = nearbyint(ldexp(a, 24));
+        return (uint16_t)(sign | (uint16_t)units);
+    }
+    int e;
+    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    double units = nearbyint(ldexp(m, 11)); /* 11 significant bits */
+    if (units >= 2048.0) {
+        units /= 2.0;
+        e++;
+    }
+    if (e + 14 >= 31) return (uint16_t)(sign | 0x7c00);
+    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)units & 0x3ff));
+}
+
+static inline double mish_ref_bf16_to_double(uint16_t b) {
+    uint32_t bits = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return (double)f;
+}
+
+/* double -> bfloat16 by way of float; rounding mode does not matter for stored inputs. */
+static inline uint16_t mish_ref_double_to_bf16(double v) {
+    float f = (float)v;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    if (isnan(v)) return 0x7fc0;
+    return (uint16_t)(bits >> 16);
+}
+
+/* Reads element `index` (in elements) of `base` as a double. */
+static inline double mish_ref_load(aclDataType dtype, const void *base, int64_t index) {
+    const unsigned char *p = (const unsigned char *)base;
+    if (dtype == ACL_FLOAT) {
+        float f;
+        memcpy(&f, p + index * 4, 4);
+        return (double)f;
+    }
+    uint16_t h;
+    memcpy(&h, p + index * 2, 2);
+    return dtype == ACL_FLOAT16 ? mish_ref_half_to_double(h) : mish_ref_bf16_to_double(h);
+}
+
+static inline void mish_ref_store(aclDataType dtype, void *base, int64_t index, double v) {
+    unsigned char *p = (unsigned char *)base;
+    if (dtype == ACL_FLOAT) {
+        float f = (float)v;
+        memcpy(p + index * 4, &f, 4);
+        return;
+    }
+    uint16_t h = dtype == ACL_FLOAT16 ? mish_ref_double_to_half(v) : mish_ref_double_to_bf16(v);
+    memcpy(p + index * 2, &h, 2);
+}
+
+/* mish'(x) * g in double. T1 = tanh(softplus(x)), T2 = x * sech^2(softplus(x)) * sigmoid(x)
+   (sech^2 rather than 1 - T1^2 so the tail keeps its digits). `*scale` receives
+   |g| * (|T1| + |T2|), the size the error is measured against (the result itself cancels
+   to zero near x = -1.19243). x = +-inf gives NaN, as PyTorch does. */
+static inline double mish_ref_grad(double g, double x, double *scale) {
+    double softplus = fmax(x, 0.0) + log1p(exp(-fabs(x)));
+    if (isnan(x)) softplus = x;
+    double t1 = tanh(softplus);
+    double sech = 1.0 / cosh(softplus);
+    double sigmoid = x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
+    double t2 = x * (sech * sech) * sigmoid;
+    if (scale) *scale = fabs(g) * (fabs(t1) + fabs(t2));
+    return g * (t1 + t2);
+}
+
+/* 1 when `got` (decoded from `dtype`) is an acceptable result for g * mish'(x). */
+static inline int mish_ref_close(aclDataType dtype, double got, double g, double x) {
+    double scale;
+    double want = mish_ref_grad(g, x, &scale);
+    if (isnan(want)) return isnan(got);
+    if (isnan(got)) return 0;
+    if (isinf(want) || isinf(got)) return want == got;
+    double tol;
+    if (dtype == ACL_FLOAT) {
+        /* float32 compute: a few ulp of the terms, and a floor for the subnormal tail */
+        tol = ldexp(scale, -19) + ldexp(1.0, -126) * (fabs(g) + 1.0);
+    } else if (dtype == ACL_FLOAT16) {
+        /* 2 ulp of the result plus float32 compute error; floor: the smallest subnormal */
+        tol = ldexp(fabs(want), -9) + ldexp(scale, -18) + ldexp(1.0, -23);
+    } else {
+        tol = ldexp(fabs(want), -6) + ldexp(scale, -18) + ldexp(1.0, -126) * (fabs(g) + 1.0);
+    }
+    return fabs(got - want) <= tol;
+}
+
+/* A small, seedable generator (splitmix64): the tests are reproducible from their seed. */
+typedef struct mish_ref_rng {
+    uint64_t state;
+} mish_ref_rng;
+
+static inline uint64_t mish_ref_next(mish_ref_rng *rng) {
+    uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi). */
+static inline double mish_ref_uniform(mish_ref_rng *rng, double lo, double hi) {
+    return lo + (hi - lo) * (double)(mish_ref_next(rng) >> 11) * 0x1p-53;
+}
+
+static inline int64_t mish_ref_below(mish_ref_rng *rng, int64_t n) {
+    return n <= 0 ? 0 : (int64_t)(mish_ref_next(rng) % (uint64_t)n);
+}
+
+/* An input x: mostly the interesting range, sometimes a special value. */
+static inline double mish_ref_random_x(mish_ref_rng *rng, aclDataType dtype, int specials) {
+    if (specials && mish_ref_below(rng, 16) == 0) {
+        static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -1.19243,
+                                         30.0, -30.0, -90.0, 1e-30, 60000.0, -60000.0};
+        double v = special[mish_ref_below(rng, (int64_t)(sizeof special / sizeof special[0]))];
+        if (dtype == ACL_FLOAT16 && v != 0.0 && fabs(v) < 1e-7) v = 1e-7;
+        return v;
+    }
+    return mish_ref_uniform(rng, -12.0, 12.0);
+}
+
+static inline double mish_ref_random_g(mish_ref_rng *rng, int specials) {
+    if (specials && mish_ref_below(rng, 32) == 0) {
+        static const double special[] = {0.0, -0.0, NAN, 1.0};
+        return special[mish_ref_below(rng, 4)];
+    }
+    return mish_ref_uniform(rng, -4.0, 4.0);
+}
+
+#endif /* MISH_REF_H_ */
