@@ -101,11 +101,13 @@ NNOP_API void nnop_executor_set_view(aclOpExecutor *executor, nnop_buffer_kind k
                                      const nnop_view *view, int direct);
 /* Reserves `bytes` of workspace (64-byte aligned) and returns the buffer naming it. */
 NNOP_API nnop_buffer nnop_executor_reserve_workspace(aclOpExecutor *executor, uint64_t bytes);
-/* Appends a step; `params` (params_size <= NNOP_MAX_STEP_PARAMS bytes) is copied. */
+/* Appends a step; `params` (params_size <= NNOP_MAX_STEP_PARAMS bytes) is copied.
+   `elements`: how many elements the step touches, the measure of its cost that decides
+   whether phase 2 hands the work to the stream's worker at once (see mgrt_stream_submit). */
 NNOP_API aclnnStatus nnop_executor_add_step(aclOpExecutor *executor, const char *step_name,
                                             nnop_step_fn fn, const void *params,
                                             uint32_t params_size, const nnop_buffer *buffers,
-                                            uint32_t buffer_count);
+                                            uint32_t buffer_count, uint64_t elements);
 /* The workspace all reserved regions need together. */
 NNOP_API uint64_t nnop_executor_workspace_size(const aclOpExecutor *executor);
 /* Releases an executor that phase 1 could not finish. */

@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 #include <stdalign.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "mgrt.h"
@@ -39,11 +40,12 @@ typedef struct slot {
 struct aclOpExecutor {
     const char *op_name;
     int repeatable;
-    int launched;        /* a repeatable executor has run: too late to change its kind */
+    atomic_int launched; /* it has run: too late to make it repeatable */
     uint32_t input_count, output_count;
     slot inputs[MAX_SLOTS];
     slot outputs[MAX_SLOTS];
     uint64_t workspace_size;
+    uint64_t work_elements;   /* summed over the steps: the plan's cost */
     uint32_t step_count;
     plan_step steps[MAX_STEPS];
 };
@@ -113,6 +115,25 @@ static int registry_take(const aclOpExecutor *e) {
     return found;
 }
 
+/* In one step: is e live, is it repeatable, and take it out when its repeatability is
+   `take_when_repeatable` (phase 2 takes single-use executors, aclDestroyAclOpExecutor
+   repeatable ones), so two threads can never both own one executor. */
+static int registry_claim(aclOpExecutor *e, int take_when_repeatable, int *repeatable) {
+    uintptr_t key = (uintptr_t)e;
+    pthread_mutex_lock(&registry_lock);
+    size_t at = registry_lower_bound(key);
+    int found = at < live_count && live_executors[at] == key;
+    if (found) {
+        *repeatable = e->repeatable;
+        if (*repeatable == take_when_repeatable) {
+            memmove(&live_executors[at], &live_executors[at + 1], (live_count - at - 1) * sizeof *live_executors);
+            live_count--;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return found;
+}
+
 static int registry_contains(const aclOpExecutor *e) {
     uintptr_t key = (uintptr_t)e;
     pthread_mutex_lock(&registry_lock);
@@ -175,7 +196,8 @@ nnop_buffer nnop_executor_reserve_workspace(aclOpExecutor *e, uint64_t bytes) {
 }
 
 aclnnStatus nnop_executor_add_step(aclOpExecutor *e, const char *step_name, nnop_step_fn fn, const void *params,
-                                   uint32_t params_size, const nnop_buffer *buffers, uint32_t buffer_count) {
+                                   uint32_t params_size, const nnop_buffer *buffers, uint32_t buffer_count,
+                                   uint64_t elements) {
     if (e->step_count == MAX_STEPS || params_size > NNOP_MAX_STEP_PARAMS || buffer_count > NNOP_MAX_STEP_BUFFERS)
         return mgrt_fail(ACLNN_ERR_INNER, "%s: step %s does not fit the executor", e->op_name, step_name);
     plan_step *step = &e->steps[e->step_count++];
@@ -185,6 +207,7 @@ aclnnStatus nnop_executor_add_step(aclOpExecutor *e, const char *step_name, nnop
     step->buffer_count = buffer_count;
     if (params_size > 0) memcpy(step->params, params, params_size);
     if (buffer_count > 0) memcpy(step->buffers, buffers, buffer_count * sizeof *buffers);
+    e->work_elements += elements;
     return ACLNN_SUCCESS;
 }
 
@@ -199,26 +222,28 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p is not live (already run, destroyed, or never created)", api,
                             (void *)executor);
-    if (executor->launched)
+    if (atomic_load(&executor->launched))
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p has already run; call it right after the first phase", api,
                             (void *)executor);
+    pthread_mutex_lock(&registry_lock); /* registry_claim reads it under this lock */
     executor->repeatable = 1;
+    pthread_mutex_unlock(&registry_lock);
     return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
     static const char api[] = "aclDestroyAclOpExecutor";
     if (executor == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
-    if (!registry_contains(executor))
+    int repeatable = 0;
+    if (!registry_claim(executor, 1, &repeatable))
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live (destroyed twice, or a "
                             "single-use executor its second phase already released)", api, (void *)executor);
-    if (!executor->repeatable)
+    if (!repeatable)
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p is single-use: its second phase releases it (call "
                             "aclSetAclOpExecutorRepeatable after the first phase to own it)",
                             api, (void *)executor);
-    registry_take(executor);
     mgrt_free(executor);
     return ACLNN_SUCCESS;
 }
@@ -315,16 +340,16 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
     if (!mgrt_initialized())
         return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
     if (executor == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
-    if (!registry_contains(executor))
+    /* A single-use executor leaves the table here, whatever happens next: this call owns it.
+       (A stream that is not live is reported by mgrt_stream_submit, after the copy.) */
+    int repeatable = 0;
+    if (!registry_claim(executor, 0, &repeatable))
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p is not live: a single-use executor runs once (its second phase "
                             "releases it), or it was destroyed",
                             api, (void *)executor);
-    /* A single-use executor leaves the table here, whatever happens next: this call owns it.
-       (A stream that is not live is reported by mgrt_stream_submit, after the copy.) */
-    int single_use = !executor->repeatable;
-    if (single_use) registry_take(executor);
-    executor->launched = 1;
+    int single_use = !repeatable;
+    atomic_store(&executor->launched, 1);
 
     aclnnStatus status = ACLNN_SUCCESS;
     uint64_t needed = executor->workspace_size;
@@ -343,12 +368,14 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
         status = check_addresses(api, executor);
 
     launch_task *task = NULL;
+    uint64_t work_elements = 0;
     if (status == ACLNN_SUCCESS) {
         task = mgrt_malloc(sizeof *task + executor->step_count * sizeof(plan_step));
         if (task == NULL) status = mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory queueing the work", api);
     }
     if (status == ACLNN_SUCCESS) {
         task->step_count = executor->step_count;
+        work_elements = executor->work_elements;
         for (uint32_t i = 0; i < executor->step_count; i++) {
             const plan_step *step = &executor->steps[i];
             /* Copy only the bytes a step uses: most carry far fewer than NNOP_MAX_STEP_PARAMS. */
@@ -363,9 +390,11 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
     }
     if (single_use) mgrt_free(executor);
     if (status != ACLNN_SUCCESS) return status;
-    if (task->step_count == 0) { /* nothing to do (an empty tensor) */
+    if (task->step_count == 0) { /* nothing to do (an empty tensor), but the stream must be real */
         release_task(task);
+        if (!mgrt_stream_is_valid(stream))
+            return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: stream %p is not a live stream", api, stream);
         return ACLNN_SUCCESS;
     }
-    return mgrt_stream_submit(stream, run_task, release_task, task);
+    return mgrt_stream_submit(api, stream, run_task, release_task, task, work_elements);
 }

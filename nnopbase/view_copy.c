@@ -139,12 +139,14 @@ aclnnStatus nnop_add_contiguous(aclOpExecutor *executor, const nnop_view *view, 
                                 nnop_buffer dense) {
     copy_plan plan = simplify(view);
     nnop_buffer buffers[2] = {source, dense};
-    return nnop_executor_add_step(executor, "Contiguous", contiguous_step, &plan, sizeof plan, buffers, 2);
+    return nnop_executor_add_step(executor, "Contiguous", contiguous_step, &plan, sizeof plan, buffers, 2,
+                                  (uint64_t)plan.numel);
 }
 
 aclnnStatus nnop_add_view_copy(aclOpExecutor *executor, const nnop_view *view, nnop_buffer dense,
                                nnop_buffer destination) {
     copy_plan plan = simplify(view);
     nnop_buffer buffers[2] = {dense, destination};
-    return nnop_executor_add_step(executor, "ViewCopy", view_copy_step, &plan, sizeof plan, buffers, 2);
+    return nnop_executor_add_step(executor, "ViewCopy", view_copy_step, &plan, sizeof plan, buffers, 2,
+                                  (uint64_t)plan.numel);
 }

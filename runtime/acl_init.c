@@ -110,6 +110,7 @@ aclError aclInit(const char *configPath) {
     }
     if (status == ACL_SUCCESS) {
         rt_fault_configure();
+        rt_streams_open();
         atomic_store(&initialized, 1);
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclInit: device 0 is this CPU, SoC profile %s (%s), %d threads",
                  soc_name, soc_profile.product, mgrt_num_threads());

@@ -94,7 +94,8 @@ static void *aligned_block(size_t size) {
 static aclError allocate(const char *api, block_table *table, void **ptr, size_t size) {
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
-    if (ptr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    const char *argument = table == &device_blocks ? "devPtr" : "hostPtr";
+    if (ptr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, argument);
     if (size == 0) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
     void *memory = aligned_block(size);
     if (memory == NULL)
@@ -113,7 +114,9 @@ static aclError allocate(const char *api, block_table *table, void **ptr, size_t
 static aclError release(const char *api, block_table *table, void *ptr) {
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
-    if (ptr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (ptr == NULL)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api,
+                            table == &device_blocks ? "devPtr" : "hostPtr");
     pthread_mutex_lock(&memory_lock);
     int removed = table_remove(table, (uintptr_t)ptr);
     pthread_mutex_unlock(&memory_lock);

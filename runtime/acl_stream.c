@@ -5,56 +5,82 @@
  * does not just wait: when the worker has not picked up the next task yet, the waiting
  * thread runs it itself. Order is kept (one task runs at a time per stream), and a short
  * launch-then-synchronize costs no thread hand-off at all.
+ *
+ * Small work is not handed to the worker at all: waking a sleeping thread costs a few
+ * microseconds, more than the work, so it waits for the thread that synchronizes (or for
+ * the next large task, which wakes the worker, which then runs everything in order).
+ * Results are only defined after a synchronize, in CANN as here, so this is invisible
+ * except in time.
+ *
+ * Every task gets a sequence number. A synchronize waits for the tasks queued before it
+ * was called, not for work others keep adding, and reports the first error among those.
+ * A thread that looks a stream up pins it; aclrtDestroyStream unlinks the stream at once
+ * (no new work reaches it) but frees it only when the last pin is gone, so a synchronize
+ * racing a destroy on another thread never touches freed memory.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "runtime_internal.h"
 
 #define STREAM_MESSAGE_CAPACITY 1024
+/* Work below this many elements is left for the synchronizing thread; above it, the worker
+   wakes at once (about 10 us of kernel time: worth overlapping with the host). */
+#define WAKE_WORKER_ELEMENTS 32768
+/* ... unless this many tasks pile up unsynchronized: then the worker starts anyway. */
+#define WAKE_WORKER_QUEUE_LENGTH 64
 
 typedef struct task_node {
     mgrt_task_run_fn run;
     mgrt_task_release_fn release;
     void *task;
+    uint64_t sequence;
     struct task_node *next;
 } task_node;
 
 typedef struct stream {
     pthread_mutex_t lock;
     pthread_cond_t work_ready;   /* worker: a task was queued, or stop */
-    pthread_cond_t progress;     /* waiters: a task finished */
+    pthread_cond_t progress;     /* synchronizers: a task finished */
     task_node *head, *tail;
+    uint64_t queued;             /* sequence number of the last task queued */
+    uint64_t finished;           /* ... and of the last one finished (they finish in order) */
     int running;                 /* a task of this stream is running now */
     int stopping;
     pthread_t worker;
-    int32_t first_error;         /* of the work since the last synchronize */
+    int32_t first_error;         /* first failure not yet reported by a synchronize */
+    uint64_t first_error_sequence;
     char first_error_message[STREAM_MESSAGE_CAPACITY];
-    struct stream *next_live;    /* the list of live streams */
+    /* guarded by streams_lock */
+    int pins;                    /* threads using the stream outside streams_lock */
+    struct stream *next_live;
 } stream;
 
-/* Live streams, so a handle can be checked before it is touched. */
 static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stream_unpinned = PTHREAD_COND_INITIALIZER;
 static stream *live_streams;
 static stream *default_stream;
+/* Between aclInit and aclFinalize; a launch racing aclFinalize must not revive a stream. */
+static int accepting_work;
 
 /* Runs one task outside the lock and records its failure; lock held on entry and exit,
    with s->running set by the caller. */
 static void run_task_unlocked(stream *s, task_node *node) {
     pthread_mutex_unlock(&s->lock);
-    mgrt_set_recent_error("");
     int32_t status = node->run(node->task);
     char message[STREAM_MESSAGE_CAPACITY] = "";
     if (status != 0) snprintf(message, sizeof message, "%s", aclGetRecentErrMsg());
+    uint64_t sequence = node->sequence;
     node->release(node->task);
     mgrt_free(node);
     pthread_mutex_lock(&s->lock);
     if (status != 0 && s->first_error == 0) {
         s->first_error = status;
+        s->first_error_sequence = sequence;
         memcpy(s->first_error_message, message, sizeof message);
     }
+    s->finished = sequence;
     s->running = 0;
     pthread_cond_broadcast(&s->progress);
     if (s->head != NULL) pthread_cond_signal(&s->work_ready);
@@ -72,8 +98,8 @@ static void *stream_worker(void *arg) {
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while ((s->head == NULL || s->running) && !s->stopping) pthread_cond_wait(&s->work_ready, &s->lock);
-        if (s->head == NULL && s->stopping) break;
-        if (s->running) { /* stopping while a synchronizer runs a task: wait for it */
+        if (s->head == NULL) break; /* stopping, and nothing left */
+        if (s->running) {           /* stopping while a synchronizer runs a task */
             pthread_cond_wait(&s->progress, &s->lock);
             continue;
         }
@@ -84,8 +110,7 @@ static void *stream_worker(void *arg) {
     return NULL;
 }
 
-/* Creates a stream and links it into the live list unless it is the default one. */
-static aclError stream_create(const char *api, stream **out, int is_default) {
+static aclError stream_create(const char *api, stream **out) {
     stream *s = mgrt_calloc(1, sizeof *s);
     if (s == NULL) return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a stream", api);
     pthread_mutex_init(&s->lock, NULL);
@@ -98,35 +123,37 @@ static aclError stream_create(const char *api, stream **out, int is_default) {
         mgrt_free(s);
         return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "%s: cannot start the stream's worker thread", api);
     }
-    if (!is_default) {
-        s->next_live = live_streams;
-        live_streams = s;
-    }
     *out = s;
     return ACL_SUCCESS;
 }
 
-/* Waits for all queued work, running tasks itself while the worker is idle. Returns the
-   first error since the last synchronize (and clears it), its message in `message`. */
+/* Waits for the tasks queued up to now, running them itself while the worker is idle.
+   Returns the first error among them (clearing it), its message in `message`. */
 static int32_t stream_drain(stream *s, char *message, size_t capacity) {
     pthread_mutex_lock(&s->lock);
-    while (s->head != NULL || s->running) {
-        if (!s->running) {
+    const uint64_t target = s->queued;
+    while (s->finished < target) {
+        if (!s->running && s->head != NULL && s->head->sequence <= target) {
             s->running = 1;
             run_task_unlocked(s, pop_task(s));
         } else {
             pthread_cond_wait(&s->progress, &s->lock);
         }
     }
-    int32_t status = s->first_error;
-    snprintf(message, capacity, "%s", s->first_error_message);
-    s->first_error = 0;
-    s->first_error_message[0] = '\0';
+    int32_t status = 0;
+    message[0] = '\0';
+    if (s->first_error != 0 && s->first_error_sequence <= target) {
+        status = s->first_error;
+        snprintf(message, capacity, "%s", s->first_error_message);
+        s->first_error = 0;
+        s->first_error_message[0] = '\0';
+    }
     pthread_mutex_unlock(&s->lock);
     return status;
 }
 
-static void stream_destroy(stream *s) {
+/* Drains, stops the worker and frees; no one else may hold the stream. */
+static void stream_free(stream *s) {
     char ignored[STREAM_MESSAGE_CAPACITY];
     int32_t status = stream_drain(s, ignored, sizeof ignored);
     if (status != 0)
@@ -142,12 +169,27 @@ static void stream_destroy(stream *s) {
     mgrt_free(s);
 }
 
-/* Lock held. The stream behind `handle` (the default one for NULL, created on first use),
-   or NULL with the message set. */
+/* streams_lock held; the stream is already unlinked. Waits for the pins to go. */
+static void wait_unpinned_locked(stream *s) {
+    while (s->pins > 0) pthread_cond_wait(&stream_unpinned, &streams_lock);
+}
+
+static void unpin(stream *s) {
+    pthread_mutex_lock(&streams_lock);
+    if (--s->pins == 0) pthread_cond_broadcast(&stream_unpinned);
+    pthread_mutex_unlock(&streams_lock);
+}
+
+/* streams_lock held. The stream behind `handle` (NULL: the default one, created on first
+   use), or NULL with the message set and *status the code. */
 static stream *resolve_locked(const char *api, aclrtStream handle, aclError *status) {
+    if (!accepting_work) {
+        *status = mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
+        return NULL;
+    }
     if (handle == NULL) {
         if (default_stream == NULL) {
-            *status = stream_create(api, &default_stream, 1);
+            *status = stream_create(api, &default_stream);
             if (*status != ACL_SUCCESS) return NULL;
         }
         return default_stream;
@@ -155,16 +197,15 @@ static stream *resolve_locked(const char *api, aclrtStream handle, aclError *sta
     for (stream *s = live_streams; s != NULL; s = s->next_live)
         if (s == handle) return s;
     *status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                           "%s: stream %p is not a live stream (destroyed, or not from aclrtCreateStream)",
-                           api, handle);
+                           "%s: stream %p is not a live stream (destroyed, or not from aclrtCreateStream)", api,
+                           handle);
     return NULL;
 }
 
 int mgrt_stream_is_valid(aclrtStream handle) {
-    if (handle == NULL) return 1;
     pthread_mutex_lock(&streams_lock);
-    int found = 0;
-    for (stream *s = live_streams; s != NULL && !found; s = s->next_live) found = (s == handle);
+    int found = accepting_work && handle == NULL;
+    for (stream *s = live_streams; s != NULL && !found && accepting_work; s = s->next_live) found = (s == handle);
     pthread_mutex_unlock(&streams_lock);
     return found;
 }
@@ -175,11 +216,14 @@ aclError aclrtCreateStream(aclrtStream *handle) {
     if (handle == NULL)
         return mgrt_fail_at("aclrtCreateStream", ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is NULL");
     stream *s = NULL;
+    status = stream_create("aclrtCreateStream", &s);
+    if (status != ACL_SUCCESS) return status;
     pthread_mutex_lock(&streams_lock);
-    status = stream_create("aclrtCreateStream", &s, 0);
+    s->next_live = live_streams;
+    live_streams = s;
     pthread_mutex_unlock(&streams_lock);
-    if (status == ACL_SUCCESS) *handle = s;
-    return status;
+    *handle = s;
+    return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyStream(aclrtStream handle) {
@@ -192,26 +236,22 @@ aclError aclrtDestroyStream(aclrtStream handle) {
     stream **link = &live_streams;
     while (*link != NULL && *link != handle) link = &(*link)->next_live;
     stream *s = *link;
-    if (s != NULL) *link = s->next_live; /* unlinked: no new work can reach it */
+    if (s != NULL) {
+        *link = s->next_live; /* unlinked: no new work and no new pin can reach it */
+        wait_unpinned_locked(s);
+    }
     pthread_mutex_unlock(&streams_lock);
     if (s == NULL)
         return mgrt_fail_at("aclrtDestroyStream", ACL_ERROR_INVALID_PARAM,
                             "aclrtDestroyStream: stream %p is not a live stream", handle);
-    stream_destroy(s);
+    stream_free(s);
     return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeStream(aclrtStream handle) {
-    aclError status = rt_require_init("aclrtSynchronizeStream");
-    if (status != ACL_SUCCESS) return status;
-    /* The stream stays valid while we wait: destroying a stream that another thread is
-       synchronizing is a use-after-free in CANN too, and the caller's to avoid. */
-    pthread_mutex_lock(&streams_lock);
-    stream *s = resolve_locked("aclrtSynchronizeStream", handle, &status);
-    pthread_mutex_unlock(&streams_lock);
-    if (s == NULL) return status;
+static aclError synchronize_pinned(stream *s) {
     char message[STREAM_MESSAGE_CAPACITY];
     int32_t first_error = stream_drain(s, message, sizeof message);
+    unpin(s);
     if (first_error != 0) {
         mgrt_set_recent_error(message);
         mgrt_log(MGRT_LOG_ERROR, "RUNTIME", "aclrtSynchronizeStream: queued work failed, error code %d: %s",
@@ -220,31 +260,50 @@ aclError aclrtSynchronizeStream(aclrtStream handle) {
     return first_error;
 }
 
+aclError aclrtSynchronizeStream(aclrtStream handle) {
+    aclError status = rt_require_init("aclrtSynchronizeStream");
+    if (status != ACL_SUCCESS) return status;
+    pthread_mutex_lock(&streams_lock);
+    stream *s = resolve_locked("aclrtSynchronizeStream", handle, &status);
+    if (s != NULL) s->pins++;
+    pthread_mutex_unlock(&streams_lock);
+    if (s == NULL) return status;
+    return synchronize_pinned(s);
+}
+
 aclError aclrtSynchronizeDevice(void) {
     aclError status = rt_require_init("aclrtSynchronizeDevice");
     if (status != ACL_SUCCESS) return status;
-    /* Snapshot the handles, then synchronize each (a stream destroyed meanwhile is skipped). */
-    enum { MAX_SNAPSHOT = 256 };
-    aclrtStream handles[MAX_SNAPSHOT];
-    size_t count = 0;
+    /* Pin every live stream at once, then wait for each. */
     pthread_mutex_lock(&streams_lock);
-    for (stream *s = live_streams; s != NULL && count < MAX_SNAPSHOT; s = s->next_live) handles[count++] = s;
+    size_t count = default_stream != NULL;
+    for (stream *s = live_streams; s != NULL; s = s->next_live) count++;
+    stream **pinned = mgrt_malloc((count ? count : 1) * sizeof *pinned);
+    if (pinned == NULL) {
+        pthread_mutex_unlock(&streams_lock);
+        return mgrt_fail_at("aclrtSynchronizeDevice", ACL_ERROR_RT_MEMORY_ALLOCATION,
+                            "aclrtSynchronizeDevice: out of memory");
+    }
+    size_t at = 0;
+    if (default_stream != NULL) pinned[at++] = default_stream;
+    for (stream *s = live_streams; s != NULL; s = s->next_live) pinned[at++] = s;
+    for (size_t i = 0; i < count; i++) pinned[i]->pins++;
     pthread_mutex_unlock(&streams_lock);
-    aclError first = aclrtSynchronizeStream(NULL);
+    aclError first = ACL_SUCCESS;
     for (size_t i = 0; i < count; i++) {
-        if (!mgrt_stream_is_valid(handles[i])) continue;
-        aclError each = aclrtSynchronizeStream(handles[i]);
+        aclError each = synchronize_pinned(pinned[i]);
         if (first == ACL_SUCCESS) first = each;
     }
+    mgrt_free(pinned);
     return first;
 }
 
-int32_t mgrt_stream_submit(aclrtStream handle, mgrt_task_run_fn run, mgrt_task_release_fn release, void *task) {
-    static const char api[] = "aclnn launch";
+int32_t mgrt_stream_submit(const char *api, aclrtStream handle, mgrt_task_run_fn run, mgrt_task_release_fn release,
+                           void *task, uint64_t work_elements) {
     task_node *node = mgrt_malloc(sizeof *node);
     if (node == NULL) {
         release(task);
-        return mgrt_fail(ACLNN_ERR_INNER, "out of memory queueing work on stream %p", handle);
+        return mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory queueing work on stream %p", api, handle);
     }
     node->run = run;
     node->release = release;
@@ -256,38 +315,48 @@ int32_t mgrt_stream_submit(aclrtStream handle, mgrt_task_run_fn run, mgrt_task_r
     stream *s = resolve_locked(api, handle, &status);
     if (s != NULL) {
         pthread_mutex_lock(&s->lock);
+        node->sequence = ++s->queued;
         if (s->tail != NULL)
             s->tail->next = node;
         else
             s->head = node;
         s->tail = node;
-        pthread_cond_signal(&s->work_ready);
+        if (work_elements >= WAKE_WORKER_ELEMENTS || s->queued - s->finished >= WAKE_WORKER_QUEUE_LENGTH)
+            pthread_cond_signal(&s->work_ready);
         pthread_mutex_unlock(&s->lock);
     }
     pthread_mutex_unlock(&streams_lock);
-    if (s == NULL) {
-        mgrt_free(node);
-        release(task);
-        /* A stranger handle is the caller's mistake; a default stream that cannot start is ours. */
-        return handle != NULL ? ACLNN_ERR_PARAM_INVALID : ACLNN_ERR_INNER;
-    }
-    return ACL_SUCCESS;
+    if (s != NULL) return ACL_SUCCESS;
+    mgrt_free(node);
+    release(task);
+    if (status == ACL_ERROR_UNINITIALIZE) return ACLNN_ERR_RUNTIME_ERROR;
+    /* A stranger handle is the caller's mistake; a default stream that cannot start is ours. */
+    return handle != NULL ? ACLNN_ERR_PARAM_INVALID : ACLNN_ERR_INNER;
+}
+
+void rt_streams_open(void) {
+    pthread_mutex_lock(&streams_lock);
+    accepting_work = 1;
+    pthread_mutex_unlock(&streams_lock);
 }
 
 size_t rt_streams_destroy_all(void) {
     pthread_mutex_lock(&streams_lock);
+    accepting_work = 0;
     stream *list = live_streams;
     stream *fallback = default_stream;
     live_streams = NULL;
     default_stream = NULL;
+    for (stream *s = list; s != NULL; s = s->next_live) wait_unpinned_locked(s);
+    if (fallback != NULL) wait_unpinned_locked(fallback);
     pthread_mutex_unlock(&streams_lock);
     size_t count = 0;
     while (list != NULL) {
         stream *next = list->next_live;
-        stream_destroy(list);
+        stream_free(list);
         list = next;
         count++;
     }
-    if (fallback != NULL) stream_destroy(fallback);
+    if (fallback != NULL) stream_free(fallback);
     return count;
 }

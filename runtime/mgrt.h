@@ -75,11 +75,16 @@ MGRT_API void mgrt_fault_fail_alloc_after(long n);
 typedef int32_t (*mgrt_task_run_fn)(void *task);
 typedef void (*mgrt_task_release_fn)(void *task);
 
-/* Queues `task` on `stream` (NULL: default stream). On failure the task is released and
-   the error code returned (nothing was queued). */
-MGRT_API int32_t mgrt_stream_submit(aclrtStream stream, mgrt_task_run_fn run,
-                                    mgrt_task_release_fn release, void *task);
-/* 1 when `stream` is NULL or a live stream created by aclrtCreateStream. */
+/* Queues `task` on `stream` (NULL: default stream) for `api` (named in messages). On
+   failure the task is released and an aclnn code returned (nothing was queued): 161002 for
+   a stream that is not live, 361001 after aclFinalize, 561000 when memory runs out.
+   `work_elements` measures the task's cost: small work is left for the thread that
+   synchronizes (waking the worker would cost more than the work), larger work wakes the
+   stream's worker at once so it overlaps with the host. */
+MGRT_API int32_t mgrt_stream_submit(const char *api, aclrtStream stream, mgrt_task_run_fn run,
+                                    mgrt_task_release_fn release, void *task, uint64_t work_elements);
+/* 1 when `stream` is NULL or a live stream created by aclrtCreateStream (and the runtime
+   is initialized). */
 MGRT_API int mgrt_stream_is_valid(aclrtStream stream);
 
 /* ---- the device's cores: a persistent thread pool ------------------------------------ */

@@ -12,6 +12,8 @@ size_t rt_memory_release_all(void);
 /* acl_memory.c: reads MISHGRAD_FAULT_ALLOC. */
 void rt_fault_configure(void);
 
+/* acl_stream.c: streams take work from now on (aclInit). */
+void rt_streams_open(void);
 /* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);

@@ -20,6 +20,9 @@
 /* Spins a waiting worker makes before sleeping: a job that follows soon after the last one
    (a loop of launches, or the next tile of a stream) then costs no futex wake-up. */
 #define WORKER_SPIN_ROUNDS 20000
+/* Spins the caller makes waiting for the last worker to leave a job before it sleeps: the
+   worker is usually finishing its last block, far sooner than a futex round trip. */
+#define JOIN_SPIN_ROUNDS 20000
 
 typedef struct pool {
     pthread_mutex_t lock;
@@ -28,7 +31,7 @@ typedef struct pool {
     pthread_mutex_t in_use;         /* held by the one caller running a job */
     atomic_ulong generation;        /* bumped for every job */
     int open;                       /* workers may still join the current job */
-    int active;                     /* workers inside the current job */
+    atomic_int active;              /* workers inside the current job (joined under lock) */
     mgrt_block_fn fn;
     void *ctx;
     int64_t block_count;
@@ -88,15 +91,18 @@ static void *worker_main(void *arg) {
             pthread_mutex_unlock(&p->lock);
             continue;
         }
-        p->active++;
+        atomic_fetch_add(&p->active, 1);
         mgrt_block_fn fn = p->fn;
         void *ctx = p->ctx;
         int64_t count = p->block_count;
         pthread_mutex_unlock(&p->lock);
         run_blocks(fn, ctx, count);
-        pthread_mutex_lock(&p->lock);
-        if (--p->active == 0) pthread_cond_signal(&p->workers_left);
-        pthread_mutex_unlock(&p->lock);
+        if (atomic_fetch_sub(&p->active, 1) == 1) {
+            /* Under the lock, so a caller between its check and its wait cannot miss it. */
+            pthread_mutex_lock(&p->lock);
+            pthread_cond_signal(&p->workers_left);
+            pthread_mutex_unlock(&p->lock);
+        }
     }
     return NULL; /* not reached: workers live as long as the process */
 }
@@ -134,10 +140,17 @@ void mgrt_parallel_for(int64_t block_count, mgrt_block_fn fn, void *ctx) {
 
     run_blocks(fn, ctx, block_count);
 
-    /* Every block is claimed; close the job and wait for the workers inside it. */
+    /* Every block is claimed; close the job (no one joins after this) and wait for the
+       workers inside it. */
     pthread_mutex_lock(&p->lock);
     p->open = 0;
-    while (p->active > 0) pthread_cond_wait(&p->workers_left, &p->lock);
     pthread_mutex_unlock(&p->lock);
+    for (int spin = 0; spin < JOIN_SPIN_ROUNDS && atomic_load(&p->active) > 0; spin++) {
+    }
+    if (atomic_load(&p->active) > 0) {
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load(&p->active) > 0) pthread_cond_wait(&p->workers_left, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
     pthread_mutex_unlock(&p->in_use);
 }

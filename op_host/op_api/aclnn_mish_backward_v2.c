@@ -31,7 +31,7 @@ static const char *dtype_name(aclDataType dtype) {
     case ACL_INT64: return "INT64";
     case ACL_UINT8: return "UINT8";
     case ACL_BOOL: return "BOOL";
-    default: return "an unsupported dtype";
+    default: return "not a known aclDataType";
     }
 }
 
@@ -49,7 +49,7 @@ static aclnnStatus check_dtypes(const aclTensor *const tensors[3]) {
         int allowed = dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || (dtype == ACL_BF16 && soc->supports_bf16);
         if (!allowed)
             return mgrt_fail_at(PHASE1, ACLNN_ERR_PARAM_INVALID,
-                                "%s: %s has dtype %s (%d); supported: FLOAT, FLOAT16%s", PHASE1, tensor_names[i],
+                                "%s: %s has dtype %s (value %d); supported: FLOAT, FLOAT16%s", PHASE1, tensor_names[i],
                                 dtype_name(dtype), (int)dtype,
                                 soc->supports_bf16 ? ", BFLOAT16" : " (BFLOAT16 needs an Ascend910B-class SoC or later)");
     }
@@ -117,8 +117,6 @@ static aclnnStatus plan(aclOpExecutor *executor, const aclTensor *const tensors[
 
 aclnnStatus aclnnMishBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self, aclTensor *gradInput,
                                               uint64_t *workspaceSize, aclOpExecutor **executor) {
-    if (!mgrt_initialized())
-        return mgrt_fail_at(PHASE1, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", PHASE1);
     if (workspaceSize == NULL || executor == NULL)
         return mgrt_fail_at(PHASE1, ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", PHASE1,
                             workspaceSize == NULL ? "workspaceSize" : "executor");
@@ -127,6 +125,9 @@ aclnnStatus aclnnMishBackwardGetWorkspaceSize(const aclTensor *gradOutput, const
         if (tensors[i] == NULL)
             return mgrt_fail_at(PHASE1, ACLNN_ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument %s.",
                                 tensor_names[i]);
+    /* The rest needs the runtime: the product profile, the live allocations. */
+    if (!mgrt_initialized())
+        return mgrt_fail_at(PHASE1, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", PHASE1);
     const mgrt_soc_profile *soc = mgrt_soc();
     if (!soc->supports_mish_grad)
         return mgrt_fail_at(PHASE1, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,

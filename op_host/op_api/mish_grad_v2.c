@@ -49,5 +49,6 @@ aclnnStatus l0op_MishGradV2(aclOpExecutor *executor, nnop_buffer grad, nnop_buff
              (long long)numel, (int)params.tiling.threads, (long long)params.tiling.block_count,
              (long long)params.tiling.block_elems, (long long)params.tiling.tile_elems, kernels->isa);
     nnop_buffer buffers[3] = {grad, x, out};
-    return nnop_executor_add_step(executor, "MishGradV2", kernel_step, &params, sizeof params, buffers, 3);
+    return nnop_executor_add_step(executor, "MishGradV2", kernel_step, &params, sizeof params, buffers, 3,
+                                  (uint64_t)numel);
 }
