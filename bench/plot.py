@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Plots mishgrad_bench CSV: throughput against element count, one panel per dtype.
+
+Cases whose repetitions were mostly disturbed by other processes (quiet_reps below half)
+are left out. Each panel has a line per contender (ours with the automatic ISA, ours per forced ISA,
+oneDNN, PyTorch when its CSV is given, the kernel alone on one thread) and the memory roof
+(y = g * x over the same arrays) as a dashed line. Log x; Gelem/s on a log y axis.
+
+    python3 bench/plot.py bench/results/bench.csv --torch bench/results/torch.csv \\
+        --threads 2 -o docs/img/throughput.png
+Needs matplotlib (Debian: python3-matplotlib).
+"""
+import argparse
+import csv
+import sys
+from collections import defaultdict
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def trustworthy(row):
+    """False when other processes disturbed most repetitions (see quiet_reps)."""
+    quiet, reps = number(row.get("quiet_reps")), number(row.get("reps"))
+    return quiet is None or not reps or quiet * 2 >= reps
+
+
+COLORS = {"oneDNN": "tab:purple", "PyTorch": "tab:brown", "avx512": "tab:orange", "avx2": "tab:blue",
+          "scalar": "tab:green", "neon": "tab:olive"}
+
+
+def color_for(label):
+    for key, color in COLORS.items():
+        if key in label:
+            return color
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("--torch", help="torch_bench CSV")
+    parser.add_argument("--threads", type=int, help="thread count to plot (default: the largest)")
+    parser.add_argument("-o", "--output", default="throughput.png")
+    parser.add_argument("--title", default=None)
+    args = parser.parse_args()
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot: matplotlib is missing (Debian: python3-matplotlib); no plot", file=sys.stderr)
+        return 0
+
+    rows = [r for path in args.csv for r in read_rows(path)]
+    if not rows:
+        print("plot: no rows", file=sys.stderr)
+        return 1
+    threads = args.threads or max(int(r["threads"]) for r in rows)
+    rows = [r for r in rows if int(r["threads"]) == threads]
+    torch_rows = [r for r in read_rows(args.torch)] if args.torch else []
+    torch_rows = [r for r in torch_rows if int(r["threads"]) == threads]
+
+    dtypes = [d for d in ("f32", "bf16", "f16") if any(r["dtype"] == d for r in rows)]
+    fig, axes = plt.subplots(1, len(dtypes), figsize=(5.2 * len(dtypes), 4.6), sharey=True, squeeze=False)
+    for ax, dtype in zip(axes[0], dtypes):
+        series = defaultdict(list)
+        for r in rows:
+            if r["dtype"] != dtype or not trustworthy(r):
+                continue
+            n = int(r["elements"])
+            auto = r["isa_requested"] == "auto"
+            label = f"MishGradV2 ({r['isa']}, auto)" if auto else f"MishGradV2 ({r['isa']})"
+            series[label].append((n, number(r["ours_gelem_s"])))
+            if auto:
+                series["memory roof y = g*x"].append((n, number(r["roof_gelem_s"])))
+                series["oneDNN 2.6 eltwise_mish bwd"].append((n, number(r["onednn_gelem_s"])))
+                series[f"kernel alone, 1 thread ({r['isa']})"].append((n, number(r["kernel1t_gelem_s"])))
+        for r in torch_rows:
+            if r["dtype"] == dtype:
+                series[f"PyTorch {r['torch_version']} mish_backward"].append(
+                    (int(r["elements"]), number(r["torch_gelem_s"])))
+        for label, points in sorted(series.items(), key=lambda kv: (
+                not kv[0].endswith("auto)"), "roof" in kv[0], kv[0])):
+            points = sorted((n, v) for n, v in points if v is not None)
+            if not points:
+                continue
+            xs, ys = zip(*points)
+            if "roof" in label:
+                style = dict(linestyle="--", color="black", linewidth=1.2)
+            elif label.endswith("auto)"):
+                style = dict(linewidth=2.4, marker="o", color="tab:red")
+            elif label.startswith("MishGradV2"):
+                style = dict(linewidth=1.0, marker=".", alpha=0.8, color=color_for(label))
+            elif label.startswith("kernel"):
+                style = dict(linewidth=1.0, linestyle=":", marker=".", color="tab:gray")
+            else:
+                style = dict(linewidth=1.6, marker="s", markersize=4, color=color_for(label))
+            ax.plot(xs, ys, label=label, **style)
+        ax.set_xscale("log")
+        # Log y: in-cache roofs and small-size overheads span two decades, and equal
+        # distances then mean equal ratios.
+        ax.set_yscale("log")
+        ax.set_title(f"{dtype}, {threads} thread(s)")
+        ax.set_xlabel("elements")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="best")
+    axes[0][0].set_ylabel("Gelem/s (full two-phase call; higher is better)")
+    fig.suptitle(args.title or "aclnnMishBackward throughput against size")
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"plot: wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
