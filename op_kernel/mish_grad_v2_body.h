@@ -13,18 +13,30 @@
  * Instead each of three regions writes mish'(x) = anchor + correction, with an anchor
  * that is exact and a correction R = num(e) / d^2 that is small next to it, so R's
  * rounding errors shrink with R (measured worst case over every float32: 1.31 units):
- *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there; e = p 2^k
- *                       stays split and 2^k is applied last, after the gradient, so the
- *                       subnormal tail (x < -87.3) is rounded once, not twice;
+ *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there;
  *   middle (x < 0.5):   mish' = 0.6f + R          -- x = +-0 and subnormal x give 0.6f;
  *   high:               mish' = 1 + R             -- R ~ 4x/e^2.
  * One exp per element, one division.
+ *
+ * Two paths, one result. The general path (grad_general) takes every input and defines
+ * every result: with exp(x) = p 2^k it forms t = P (c + R) with P = p in the low region
+ * (1 elsewhere), and rounds y = t g 2^k once (in double, where the product is exact), so
+ * the subnormal tail (x < -87.3) and huge gradients are rounded once, not twice. The fast
+ * path (fast_exp + fast_rest) is the same sequence with 2^k folded into P = e = p 2^k up
+ * front; for x >= -40 every value it rounds is the general path's value times 2^k and a
+ * normal float, so each lane's bits are the general path's (see fast_rest). The loops
+ * run the fast path and send any vector pair with a lane outside its domain (x < -40,
+ * NaN or inf, a NaN result) to the general path. Typical data (the bench's x in [-8, 8])
+ * never leaves the fast path; x spread over [-100, 100] sends nearly every pair over and
+ * runs at about a quarter of that speed (still faster than the single-path kernel was,
+ * which paid for subnormal operands there).
  */
 
 #ifndef MG_ISA_NAME
 #error "define MG_ISA_NAME before including mish_grad_v2_body.h"
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +44,17 @@
 #define MG_CAT2_(a, b) a##b
 #define MG_CAT_(a, b) MG_CAT2_(a, b)
 #define MG_FN_(name) MG_CAT_(MG_CAT_(mish_grad_v2_, name), MG_CAT_(_, MG_ISA_NAME))
+
+/* The fast path must be inlined into the loops (four vectors in flight, constants kept
+   in registers); the general path is rare and stays out of line, and is never called from
+   inside the hot loop (a call there would make every constant a stack reload). */
+#if defined(__GNUC__)
+#define MG_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define MG_OUT_OF_LINE static __attribute__((noinline))
+#else
+#define MG_ALWAYS_INLINE static inline
+#define MG_OUT_OF_LINE static
+#endif
 
 /* Region boundaries (see the top of the file): "low" below MG_SPLIT_LOW, "middle" up to
    MG_SPLIT_HIGH, "high" above. */
@@ -51,91 +74,141 @@
 /* c0 = 0.6f, the middle region's anchor, and the exact float constants derived from it */
 #define MG_C0 0x1.333334p-1f          /* 0.6f */
 #define MG_1_MINUS_C0 0x1.999998p-2f  /* 1 - c0, exact */
-#define MG_4_MINUS_4C0 0x1.999998p+0f /* 4 - 4 c0, exact */
 #define MG_6_MINUS_8C0 0x1.333330p+0f /* 6 - 8 c0, exact */
 #define MG_4_MINUS_8C0 -0x1.9999a0p-1f /* 4 - 8 c0, exact */
 #define MG_MINUS_4C0 -0x1.333334p+1f  /* -4 c0, exact */
 
-static inline mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
-    const mg_vf one = mg_set(1.0f);
-    const mg_vf xc = mg_min(mg_max(x, mg_set(MG_X_MIN)), mg_set(MG_X_MAX));
+/* The shared middle of both paths: from the clamped x, e = exp(xc) and the low region's
+   factor P (e on the fast path, p on the general one) to t = P (c + R), with
+     low:    c = 1 + x (exact for x <= -0.5);
+             num = -c e^4 + (1 - 4c) e^3 + (4 - 8c) e^2 + (4x + 6 - 8c) e   (+ 0)
+     middle: c = c0;  num = e N(e) - c0 d^2
+     high:   c = 1;   num = (4x - 2) e^2 + (4x - 4) e - 4
+   num = (((a4 e + a3) e + a2) e + a1) e + a0, each a_i exact or one rounding from x, built
+   with adds and selects (no table lookups: they were slower on both x86 paths). R's
+   denominator d^2 = (e (e + 2) + 2)^2 is two roundings of a sum of positive terms. */
+MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_factor) {
+    const mg_vf one = mg_set(1.0f), zero = mg_set(0.0f);
+    const mg_vm high = mg_le(mg_set(MG_SPLIT_HIGH), xc);
+    const mg_vf x4 = mg_add(mg_add(xc, xc), mg_add(xc, xc)); /* exact */
+    const mg_vf e4 = mg_add(e, mg_set(4.0f));
+    const mg_vf c = mg_select(low, mg_add(xc, one), mg_select(high, one, mg_set(MG_C0)));
+    const mg_vf a4 = mg_select(low, mg_sub(mg_set(-1.0f), xc), mg_select(high, zero, mg_set(MG_1_MINUS_C0)));
+    /* a4 e + a3 = a4 (e + 4) + [low], as a3 = 4 a4 + [low]: one fma, no a3 */
+    mg_vf num = mg_fma(a4, e4, mg_select(low, one, zero));
+    const mg_vf a2 = mg_select(low, mg_sub(mg_set(-4.0f), mg_add(x4, x4)),
+                               mg_add(x4, mg_select(high, mg_set(-2.0f), mg_set(MG_6_MINUS_8C0))));
+    const mg_vf a1 = mg_select(low, mg_sub(mg_set(-2.0f), x4),
+                               mg_add(x4, mg_select(high, mg_set(-4.0f), mg_set(MG_4_MINUS_8C0))));
+    const mg_vf a0 = mg_select(low, zero, mg_select(high, mg_set(-4.0f), mg_set(MG_MINUS_4C0)));
+    num = mg_fma(num, e, a2);
+    num = mg_fma(num, e, a1);
+    num = mg_fma(num, e, a0);
+    const mg_vf d = mg_fma(mg_add(e, mg_set(2.0f)), e, mg_set(2.0f));
+    const mg_vf den = mg_mul(d, d);
+    const mg_vf correction = mg_div(num, den);
+    const mg_vf big_p = mg_select(low, low_factor, one);
+    return mg_fma(big_p, c, mg_mul(big_p, correction));
+}
 
-    /* exp(xc) = p * 2^k. k = round(xc / ln2) by the 1.5 * 2^23 rounding trick; the reduced
-       argument r = xc - k ln2 with ln2 split in two floats (ln2_hi = ln2 rounded to float,
-       so fma(k, -ln2_hi, xc) is exact for |k| <= 289; ln2_lo = ln2 - ln2_hi rounded). */
-    const mg_vf magic = mg_set(0x1.8p23f);
-    const mg_vf kf = mg_sub(mg_fma(xc, mg_set(0x1.715476p+0f) /* log2(e) */, magic), magic);
+/* exp(xc) = p 2^k: k = round(xc / ln2) by the 1.5 * 2^23 rounding trick (the sum kbits
+   also carries k + 127 in its low 9 bits, see mg_mul_pow2_exact); r = xc - k ln2 with ln2
+   split in two floats (ln2_hi = ln2 rounded to float, so fma(k, -ln2_hi, xc) is exact for
+   |k| <= 289; ln2_lo = ln2 - ln2_hi rounded); p = exp(r) = 1 + r + r^2 q(r) on
+   |r| <= ln2/2, q a Chebyshev fit of (exp(r)-1-r)/r^2 of degree 4 with float
+   coefficients (fit error 6.5e-8 on q, < 2^-27 on exp). */
+#define MG_EXP_MAGIC 0x1.8000fep23f /* 1.5 * 2^23 + 127 */
+MG_ALWAYS_INLINE mg_vf MG_FN_(exp_reduced)(mg_vf xc, mg_vf *kf_out, mg_vf *kbits_out) {
+    const mg_vf one = mg_set(1.0f);
+    const mg_vf magic = mg_set(MG_EXP_MAGIC);
+    const mg_vf kbits = mg_fma(xc, mg_set(0x1.715476p+0f) /* log2(e) */, magic);
+    const mg_vf kf = mg_sub(kbits, magic);
     mg_vf r = mg_fma(kf, mg_set(-0x1.62e430p-1f) /* -ln2_hi */, xc);
     r = mg_fma(kf, mg_set(0x1.05c610p-29f) /* -ln2_lo */, r);
-    /* exp(r) = 1 + r + r^2 q(r) on |r| <= ln2/2; q: Chebyshev fit of (exp(r)-1-r)/r^2,
-       degree 4, coefficients rounded to float (fit error 6.5e-8 on q, < 2^-27 on exp). */
     mg_vf q = mg_fma(mg_set(0x1.6d10fcp-10f), r, mg_set(0x1.120b62p-7f));
     q = mg_fma(q, r, mg_set(0x1.55551ap-5f));
     q = mg_fma(q, r, mg_set(0x1.5554dep-3f));
     q = mg_fma(q, r, mg_set(0x1.000000p-1f));
-    const mg_vf p = mg_fma(mg_fma(q, r, one), r, one);
-    /* 2^k as three normal factors 2^k_pre * 2^k_post * 2^k_tail: k_tail = min(k + 252, 0)
-       takes what two factors (each >= 2^-126) cannot reach, and the rest is halved (the
-       more negative half first) so that the low region's t * 2^k_pre below is exact and
-       below 1 in magnitude. */
-    const mg_vi k = mg_to_int(kf);
-    const mg_vi k_tail = mg_min_i(mg_add_i(k, mg_set_i(252)), mg_set_i(0));
-    const mg_vi k_two = mg_sub_i(k, k_tail);
-    const mg_vi k_pre = mg_half_floor(k_two);
-    const mg_vf s_pre = mg_pow2(k_pre);
-    const mg_vf s_post = mg_pow2(mg_sub_i(k_two, k_pre));
-    const mg_vf s_tail = mg_pow2(k_tail);
-    /* e = exp(xc) itself for the polynomials; subnormal or 0 only in the low region's far
-       tail, where the terms it feeds are negligible next to 1 + x */
-    const mg_vf e = mg_mul(mg_mul(mg_mul(p, s_pre), s_post), s_tail);
-
-    /* All three regions: mish'(x) = P (c + R) 2^K, R = num(e) / (e^2 + 2e + 2)^2,
-         low:    c = 1 + x (exact for x <= -0.5), P = p, 2^K = 2^k;
-                 num = e (-(1+x) e^3 - (3+4x) e^2 - (4+8x) e - (2+4x))
-         middle: c = c0, P = 1, K = 0; num = e N(e) - c0 (e^2+2e+2)^2
-         high:   c = 1,  P = 1, K = 0; num = (4x-2) e^2 + (4x-4) e - 4
-       so R is a correction small next to c wherever c is not exact, and its rounding
-       errors shrink with it. num = (((a4 e + a3) e + a2) e + a1) e + a0 with each
-       a_i = alpha_i x + beta_i looked up by region. */
-    const mg_vm low = mg_lt(xc, mg_set(MG_SPLIT_LOW));
-    const mg_vi region = mg_region(mg_le(mg_set(MG_SPLIT_LOW), xc), mg_le(mg_set(MG_SPLIT_HIGH), xc));
-    const mg_vf a4 = mg_fma(mg_lookup3(region, -1.0f, 0.0f, 0.0f), xc, mg_lookup3(region, -1.0f, MG_1_MINUS_C0, 0.0f));
-    const mg_vf a3 = mg_fma(mg_lookup3(region, -4.0f, 0.0f, 0.0f), xc, mg_lookup3(region, -3.0f, MG_4_MINUS_4C0, 0.0f));
-    const mg_vf a2 = mg_fma(mg_lookup3(region, -8.0f, 4.0f, 4.0f), xc, mg_lookup3(region, -4.0f, MG_6_MINUS_8C0, -2.0f));
-    const mg_vf a1 = mg_fma(mg_lookup3(region, -4.0f, 4.0f, 4.0f), xc, mg_lookup3(region, -2.0f, MG_4_MINUS_8C0, -4.0f));
-    const mg_vf a0 = mg_lookup3(region, 0.0f, MG_MINUS_4C0, -4.0f);
-    mg_vf num = mg_fma(a4, e, a3);
-    num = mg_fma(num, e, a2);
-    num = mg_fma(num, e, a1);
-    num = mg_fma(num, e, a0);
-    /* (e^2 + 2e + 2)^2 = e^4 + 4e^3 + 8e^2 + 8e + 4, by Horner: all terms positive, so
-       its rounding stays near one half ulp */
-    mg_vf den = mg_add(e, mg_set(4.0f));
-    den = mg_fma(den, e, mg_set(8.0f));
-    den = mg_fma(den, e, mg_set(8.0f));
-    den = mg_fma(den, e, mg_set(4.0f));
-    const mg_vf correction = mg_div(num, den);
-    const mg_vf c = mg_fma(mg_lookup3(region, 1.0f, 0.0f, 0.0f), xc, mg_lookup3(region, 1.0f, MG_C0, 1.0f));
-    const mg_vf big_p = mg_select(low, p, one);
-    const mg_vf t = mg_fma(big_p, c, mg_mul(big_p, correction));
-
-    /* Low region: y = ((t 2^k_pre) g) 2^k_post 2^k_tail. The first product is exact and
-       below 1, so a gradient up to FLT_MAX cannot overflow it; g's product is the one
-       rounding for g != 1; the last factors round into the subnormals only once the
-       result is below 2^-126 anyway (at most 2^-149 of error in all). Other regions: t g. */
-    const mg_vf scale_pre = mg_select(low, s_pre, one);
-    const mg_vf scale_post = mg_select(low, s_post, one);
-    const mg_vf scale_tail = mg_select(low, s_tail, one);
-    const mg_vf y = mg_mul(mg_mul(mg_mul(mg_mul(t, scale_pre), g), scale_post), scale_tail);
-
-    /* x = +-inf or NaN, g = NaN, or inf * 0: one canonical quiet NaN, so that every ISA
-       writes the same bits */
-    const mg_vm finite_x = mg_lt(mg_abs(x), mg_set(INFINITY));
-    const mg_vm ok = mg_mask_and(finite_x, mg_ordered(y, y));
-    return mg_select(ok, y, mg_set(NAN));
+    *kf_out = kf;
+    *kbits_out = kbits;
+    return mg_fma(mg_fma(q, r, one), r, one);
 }
 
-/* ---- the loops: two vectors per step, then one, then a partial vector ---------------- */
+/* The general path: every input. Defines the result of every lane:
+     y = RN(t g 2^K), K = k in the low region and 0 elsewhere, rounded once;
+   x = +-inf or NaN, g = NaN, or inf * 0 give one canonical quiet NaN. */
+MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
+    const mg_vf xc = mg_min(mg_max(x, mg_set(MG_X_MIN)), mg_set(MG_X_MAX));
+    mg_vf kf, kbits;
+    const mg_vf p = MG_FN_(exp_reduced)(xc, &kf, &kbits);
+    const mg_vi k = mg_to_int(kf);
+    /* e = exp(xc) for the polynomials; below x = -86.6 it is held at p 2^-125 (a normal
+       number: subnormal operands are slow), which changes nothing: there the correction
+       R it feeds is below 2^-100 of the anchor c = 1 + x */
+    const mg_vf e = mg_mul(p, mg_pow2(mg_max_i(k, mg_set_i(-125))));
+    const mg_vm low = mg_lt(xc, mg_set(MG_SPLIT_LOW));
+    const mg_vf t = MG_FN_(anchored)(xc, e, low, p);
+    const mg_vf y = mg_mul_scaled_round_once(t, g, mg_keep_i(low, k));
+    const mg_vm finite_x = mg_lt(mg_abs(x), mg_set(INFINITY));
+    return mg_select(mg_mask_and(finite_x, mg_ordered(y, y)), y, mg_set(NAN));
+}
+
+/* The fast path, in two stages (exp, then the rest) so that the loops can run the exp of
+   the next pair of vectors alongside the rest of this pair: both are long dependency
+   chains, and interleaving them keeps the out-of-order window busy (about 30% faster
+   than one vector after the other; running further ahead gained nothing). */
+#define MG_FAST_X_MIN -40.0f
+typedef struct {
+    mg_vf x, xc, e;
+} MG_FN_(stage);
+
+MG_ALWAYS_INLINE MG_FN_(stage) MG_FN_(fast_exp)(mg_vf x) {
+    MG_FN_(stage) s;
+    mg_vf kf, kbits;
+    s.x = x;
+    /* clamped below too: lanes under MG_FAST_X_MIN are redone on the general path anyway,
+       and clamping keeps their (discarded) arithmetic away from subnormal numbers, which
+       cost this CPU a microcode assist per operation (2.4x faster on x in [-100, 100]) */
+    s.xc = mg_max(mg_min(x, mg_set(MG_X_MAX)), mg_set(MG_FAST_X_MIN));
+    const mg_vf p = MG_FN_(exp_reduced)(s.xc, &kf, &kbits);
+    s.e = mg_mul_pow2_exact(p, kf, kbits);
+    return s;
+}
+
+/* For x >= MG_FAST_X_MIN (k >= -58): e = p 2^k is a normal float, so e + 2, e + 4 and
+   every polynomial term are the general path's; the low region's e R and
+   t = fma(e, c, e R) are normal (|e R| ~ |x| e^2 > 2^-120, |t| >= ~1e-8 even at the
+   root of mish'), so each is the general path's p R or t times 2^k, rounded alike; and
+   y = t g is the general path's single rounding of the same exact product. */
+MG_ALWAYS_INLINE mg_vf MG_FN_(fast_rest)(MG_FN_(stage) s, mg_vf g) {
+    const mg_vm low = mg_lt(s.xc, mg_set(MG_SPLIT_LOW));
+    return mg_mul(MG_FN_(anchored)(s.xc, s.e, low, s.e), g);
+}
+
+/* Whether the fast path's results y0, y1 for x0, x1 stand: every x in
+   [MG_FAST_X_MIN, +inf) and no y NaN. Checked for two vectors at once: x - x is NaN
+   exactly for x = NaN or +-inf (x0 + x1 may also overflow to inf, and y0 + y1 be
+   inf - inf: both only send a pair to the general path needlessly), and the min of the
+   two x (which is x1 when either is NaN) is below the bound if either x is. */
+MG_ALWAYS_INLINE int MG_FN_(pair_fast)(mg_vf x0, mg_vf x1, mg_vf y0, mg_vf y1) {
+    const mg_vf x_sum = mg_add(x0, x1);
+    const mg_vm in_range = mg_le(mg_set(MG_FAST_X_MIN), mg_min(x0, x1));
+    return mg_all(mg_mask_and(in_range, mg_ordered(mg_add(y0, y1), mg_sub(x_sum, x_sum))));
+}
+
+MG_ALWAYS_INLINE mg_vf MG_FN_(grad_fast)(mg_vf g, mg_vf x, int *all_fast) {
+    const mg_vf y = MG_FN_(fast_rest)(MG_FN_(fast_exp)(x), g);
+    *all_fast = MG_FN_(pair_fast)(x, x, y, y);
+    return y;
+}
+
+MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
+    int all_fast;
+    const mg_vf y = MG_FN_(grad_fast)(g, x, &all_fast);
+    return all_fast ? y : MG_FN_(grad_general)(g, x);
+}
+
+/* ---- the loops: pairs of vectors (software-pipelined), then one, then a partial one ---- */
 
 #define MG_DEFINE_TILE_(dtype, elem_t, LOAD, STORE, LOAD_N, STORE_N)                     \
     static void MG_FN_(dtype)(const void *grad_v, const void *x_v, void *out_v, size_t n) {    \
@@ -143,13 +216,41 @@ static inline mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
         const elem_t *x = (const elem_t *)x_v;                                           \
         elem_t *out = (elem_t *)out_v;                                                   \
         size_t i = 0;                                                                    \
-        for (; i + 2 * MG_LANES <= n; i += 2 * MG_LANES) {                               \
-            const mg_vf g0 = LOAD(grad + i), x0 = LOAD(x + i);                           \
-            const mg_vf g1 = LOAD(grad + i + MG_LANES), x1 = LOAD(x + i + MG_LANES);     \
-            const mg_vf y0 = MG_FN_(grad_x)(g0, x0);                                     \
-            const mg_vf y1 = MG_FN_(grad_x)(g1, x1);                                     \
+        while (i + 2 * MG_LANES <= n) {                                                  \
+            /* software-pipelined: the exp of pair i + 2L runs with the rest of pair i \
+               (and is only loaded when that pair exists). The hot loop makes no call, \
+               so its constants stay in registers; it stops at the first pair the fast \
+               path cannot take. */                                                     \
+            MG_FN_(stage) cur0 = MG_FN_(fast_exp)(LOAD(x + i));                          \
+            MG_FN_(stage) cur1 = MG_FN_(fast_exp)(LOAD(x + i + MG_LANES));               \
+            int fast = 1;                                                                \
+            for (;; i += 2 * MG_LANES) {                                                 \
+                const int have_next = i + 4 * MG_LANES <= n;                             \
+                MG_FN_(stage) next0 = cur0, next1 = cur1;                                \
+                if (have_next) {                                                         \
+                    next0 = MG_FN_(fast_exp)(LOAD(x + i + 2 * MG_LANES));                \
+                    next1 = MG_FN_(fast_exp)(LOAD(x + i + 3 * MG_LANES));                \
+                }                                                                        \
+                const mg_vf y0 = MG_FN_(fast_rest)(cur0, LOAD(grad + i));                \
+                const mg_vf y1 = MG_FN_(fast_rest)(cur1, LOAD(grad + i + MG_LANES));     \
+                fast = MG_FN_(pair_fast)(cur0.x, cur1.x, y0, y1);                        \
+                if (!fast) break;                                                        \
+                STORE(out + i, y0);                                                      \
+                STORE(out + i + MG_LANES, y1);                                           \
+                if (!have_next) break;                                                   \
+                cur0 = next0;                                                            \
+                cur1 = next1;                                                            \
+            }                                                                            \
+            if (fast) {                                                                  \
+                i += 2 * MG_LANES;                                                       \
+                continue;                                                                \
+            }                                                                            \
+            /* nothing of this pair is stored yet, so in-place inputs are intact */      \
+            const mg_vf y0 = MG_FN_(grad_general)(LOAD(grad + i), LOAD(x + i));          \
+            const mg_vf y1 = MG_FN_(grad_general)(LOAD(grad + i + MG_LANES), LOAD(x + i + MG_LANES)); \
             STORE(out + i, y0);                                                          \
             STORE(out + i + MG_LANES, y1);                                               \
+            i += 2 * MG_LANES;                                                           \
         }                                                                                \
         for (; i + MG_LANES <= n; i += MG_LANES)                                         \
             STORE(out + i, MG_FN_(grad_x)(LOAD(grad + i), LOAD(x + i)));                 \

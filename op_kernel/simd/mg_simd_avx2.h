@@ -28,7 +28,6 @@ static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return _mm256_fmadd_ps(a
 static inline mg_vf mg_abs(mg_vf a) {
     return _mm256_and_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)));
 }
-static inline mg_vf mg_neg(mg_vf a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
 static inline mg_vf mg_min(mg_vf a, mg_vf b) { return _mm256_min_ps(a, b); }
 static inline mg_vf mg_max(mg_vf a, mg_vf b) { return _mm256_max_ps(a, b); }
 
@@ -44,20 +43,31 @@ static inline mg_vi mg_to_int(mg_vf a) { return _mm256_cvtps_epi32(a); }
 static inline mg_vf mg_pow2(mg_vi k) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
 }
-static inline mg_vi mg_half_floor(mg_vi k) { return _mm256_srai_epi32(k, 1); }
 static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm256_sub_epi32(a, b); }
 static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm256_add_epi32(a, b); }
-static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return _mm256_min_epi32(a, b); }
 static inline mg_vi mg_set_i(int32_t value) { return _mm256_set1_epi32(value); }
 
-static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) {
-    /* compare masks are -1 per true lane */
-    return _mm256_sub_epi32(_mm256_setzero_si256(),
-                            _mm256_add_epi32(_mm256_castps_si256(past_first), _mm256_castps_si256(past_second)));
+static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return _mm256_max_epi32(a, b); }
+static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return _mm256_and_si256(_mm256_castps_si256(m), k); }
+static inline int mg_all(mg_vm m) { return _mm256_movemask_ps(m) == 0xFF; }
+
+/* see mg_simd_scalar.h: 2^k from the low bits of kbits, exact product when normal */
+static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
+    (void)kf;
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(kbits), 23)));
 }
-static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
-    return _mm256_permutevar8x32_ps(_mm256_setr_ps(a, b, c, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f), region);
+/* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
+static inline __m128 mg_scaled_half_(__m128 t, __m128 g, __m128i k) {
+    const __m256i bits = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(k), _mm256_set1_epi64x(1023)), 52);
+    const __m256d prod = _mm256_mul_pd(_mm256_cvtps_pd(t), _mm256_mul_pd(_mm256_cvtps_pd(g), _mm256_castsi256_pd(bits)));
+    return _mm256_cvtpd_ps(prod);
 }
+static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
+    const __m128 lo = mg_scaled_half_(_mm256_castps256_ps128(t), _mm256_castps256_ps128(g), _mm256_castsi256_si128(k));
+    const __m128 hi = mg_scaled_half_(_mm256_extractf128_ps(t, 1), _mm256_extractf128_ps(g, 1), _mm256_extracti128_si256(k, 1));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
 
 /* ---- 16-bit formats ------------------------------------------------------------------- */
 

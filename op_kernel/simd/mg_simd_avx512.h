@@ -29,9 +29,6 @@ static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return _mm512_fmadd_ps(a
 static inline mg_vf mg_abs(mg_vf a) {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7FFFFFFF)));
 }
-static inline mg_vf mg_neg(mg_vf a) {
-    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32((int)0x80000000u)));
-}
 static inline mg_vf mg_min(mg_vf a, mg_vf b) { return _mm512_min_ps(a, b); }
 static inline mg_vf mg_max(mg_vf a, mg_vf b) { return _mm512_max_ps(a, b); }
 
@@ -47,20 +44,31 @@ static inline mg_vi mg_to_int(mg_vf a) { return _mm512_cvtps_epi32(a); }
 static inline mg_vf mg_pow2(mg_vi k) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k, _mm512_set1_epi32(127)), 23));
 }
-static inline mg_vi mg_half_floor(mg_vi k) { return _mm512_srai_epi32(k, 1); }
 static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm512_sub_epi32(a, b); }
 static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm512_add_epi32(a, b); }
-static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return _mm512_min_epi32(a, b); }
 static inline mg_vi mg_set_i(int32_t value) { return _mm512_set1_epi32(value); }
 
-static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) {
-    const __m512i one = _mm512_set1_epi32(1);
-    return _mm512_add_epi32(_mm512_maskz_mov_epi32(past_first, one), _mm512_maskz_mov_epi32(past_second, one));
+static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return _mm512_max_epi32(a, b); }
+static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return _mm512_maskz_mov_epi32(m, k); }
+static inline int mg_all(mg_vm m) { return m == (mg_vm)0xFFFF; }
+
+/* p * 2^k, exact when normal: vscalefps does it in one instruction from the float k */
+static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
+    (void)kbits;
+    return _mm512_scalef_ps(p, kf);
 }
-static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
-    return _mm512_permutexvar_ps(region, _mm512_setr_ps(a, b, c, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
-                                                        0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f));
+/* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
+static inline __m256 mg_scaled_half_(__m256 t, __m256 g, __m256i k) {
+    const __m512i bits = _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(k), _mm512_set1_epi64(1023)), 52);
+    const __m512d prod = _mm512_mul_pd(_mm512_cvtps_pd(t), _mm512_mul_pd(_mm512_cvtps_pd(g), _mm512_castsi512_pd(bits)));
+    return _mm512_cvtpd_ps(prod);
 }
+static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
+    const __m256 lo = mg_scaled_half_(_mm512_castps512_ps256(t), _mm512_castps512_ps256(g), _mm512_castsi512_si256(k));
+    const __m256 hi = mg_scaled_half_(_mm512_extractf32x8_ps(t, 1), _mm512_extractf32x8_ps(g, 1), _mm512_extracti64x4_epi64(k, 1));
+    return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
+}
+
 
 /* ---- 16-bit formats ------------------------------------------------------------------- */
 

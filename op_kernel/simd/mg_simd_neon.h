@@ -28,7 +28,6 @@ static inline mg_vf mg_div(mg_vf a, mg_vf b) { return vdivq_f32(a, b); }
 static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return vfmaq_f32(c, a, b); }
 
 static inline mg_vf mg_abs(mg_vf a) { return vabsq_f32(a); }
-static inline mg_vf mg_neg(mg_vf a) { return vnegq_f32(a); }
 static inline mg_vf mg_min(mg_vf a, mg_vf b) { return vbslq_f32(vcltq_f32(a, b), a, b); }
 static inline mg_vf mg_max(mg_vf a, mg_vf b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
 
@@ -42,23 +41,31 @@ static inline mg_vi mg_to_int(mg_vf a) { return vcvtnq_s32_f32(a); }
 static inline mg_vf mg_pow2(mg_vi k) {
     return vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(k, vdupq_n_s32(127)), 23));
 }
-static inline mg_vi mg_half_floor(mg_vi k) { return vshrq_n_s32(k, 1); }
 static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return vsubq_s32(a, b); }
 static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return vaddq_s32(a, b); }
-static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return vminq_s32(a, b); }
 static inline mg_vi mg_set_i(int32_t value) { return vdupq_n_s32(value); }
 
-/* The region comes back as byte indices for vqtbl1q (4 * region + 0..3 in each lane), so
-   each lookup is a single table instruction. */
-static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) {
-    const int32x4_t region = vnegq_s32(vaddq_s32(vreinterpretq_s32_u32(past_first), vreinterpretq_s32_u32(past_second)));
-    return vmlaq_s32(vdupq_n_s32(0x03020100), region, vdupq_n_s32(0x04040404));
+static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return vmaxq_s32(a, b); }
+static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return vandq_s32(vreinterpretq_s32_u32(m), k); }
+static inline int mg_all(mg_vm m) { return vminvq_u32(m) != 0; }
+
+/* see mg_simd_scalar.h: 2^k from the low bits of kbits, exact product when normal */
+static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
+    (void)kf;
+    return vmulq_f32(p, vreinterpretq_f32_u32(vshlq_n_u32(vreinterpretq_u32_f32(kbits), 23)));
 }
-static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
-    const float table[4] = {a, b, c, 0.0f};
-    const uint8x16_t bytes = vreinterpretq_u8_f32(vld1q_f32(table));
-    return vreinterpretq_f32_u8(vqtbl1q_u8(bytes, vreinterpretq_u8_s32(region)));
+/* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
+static inline float64x2_t mg_scale_f64_(int32x2_t k) {
+    return vreinterpretq_f64_s64(vshlq_n_s64(vaddq_s64(vmovl_s32(k), vdupq_n_s64(1023)), 52));
 }
+static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
+    const float64x2_t lo = vmulq_f64(vcvt_f64_f32(vget_low_f32(t)),
+                                     vmulq_f64(vcvt_f64_f32(vget_low_f32(g)), mg_scale_f64_(vget_low_s32(k))));
+    const float64x2_t hi = vmulq_f64(vcvt_high_f64_f32(t),
+                                     vmulq_f64(vcvt_high_f64_f32(g), mg_scale_f64_(vget_high_s32(k))));
+    return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
+}
+
 
 /* ---- 16-bit formats ------------------------------------------------------------------- */
 

@@ -33,7 +33,6 @@ static inline uint32_t mg_bits_(float f) { uint32_t u; memcpy(&u, &f, sizeof u);
 static inline float mg_float_(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
 
 static inline mg_vf mg_abs(mg_vf a) { return mg_float_(mg_bits_(a) & 0x7FFFFFFFu); }
-static inline mg_vf mg_neg(mg_vf a) { return mg_float_(mg_bits_(a) ^ 0x80000000u); }
 /* Same operand rule as x86 minps/maxps (second operand when unordered); the kernel only
    clamps values whose NaN-ness is handled separately, so this choice never shows. */
 static inline mg_vf mg_min(mg_vf a, mg_vf b) { return a < b ? a : b; }
@@ -50,20 +49,34 @@ static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) { return m
 static inline mg_vi mg_to_int(mg_vf a) { return (int32_t)a; }
 /* 2^k as a float for k in [-126, 127] (exact, built in the exponent field). */
 static inline mg_vf mg_pow2(mg_vi k) { return mg_float_((uint32_t)(k + 127) << 23); }
-/* k / 2 rounded toward -inf and k - that, so 2^k = 2^hi * 2^lo with both factors normal. */
-static inline mg_vi mg_half_floor(mg_vi k) { return k >= 0 ? k / 2 : -((1 - k) / 2); }
 static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return a - b; }
 static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return a + b; }
-static inline mg_vi mg_min_i(mg_vi a, mg_vi b) { return a < b ? a : b; }
 static inline mg_vi mg_set_i(int32_t value) { return value; }
 
-/* Per-lane region number: how many of the two masks are true (past_second implies
-   past_first), so 0, 1 or 2. */
-static inline mg_vi mg_region(mg_vm past_first, mg_vm past_second) { return past_first + past_second; }
-/* The constant of the lane's region: a, b or c for region 0, 1, 2. */
-static inline mg_vf mg_lookup3(mg_vi region, float a, float b, float c) {
-    return region == 0 ? a : (region == 1 ? b : c);
+static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return a > b ? a : b; }
+/* k where the mask holds, 0 elsewhere */
+static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return m ? k : 0; }
+/* true when the mask holds in every lane */
+static inline int mg_all(mg_vm m) { return m != 0; }
+
+/* p * 2^k for an integer-valued kf = k, when the product is a normal float (so exact).
+   kbits is a float whose bit pattern ends in (k + 127) in its low 9 bits (the exp
+   rounding trick leaves it there), so shifting it up by 23 builds 2^k in one step. */
+static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
+    (void)kf;
+    return p * mg_float_(mg_bits_(kbits) << 23);
 }
+/* t * g * 2^k rounded once to float (round to nearest-even, into the subnormals too):
+   in double the product of two floats is exact (48 significant bits) and, for
+   k >= -300, scaling it stays far above double's subnormals, so only the final
+   conversion rounds. */
+static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
+    const uint64_t scale_bits = (uint64_t)(k + 1023) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return (float)((double)t * ((double)g * scale));
+}
+
 
 /* ---- 16-bit formats: exact widening, round-to-nearest-even narrowing ---------------- */
 

@@ -3,7 +3,10 @@
  * loop, one-vector loop, partial tail): every size from 0 to three 16-lane vectors + 1,
  * out-of-place and in-place (out == grad, out == x). Inputs and output end right before
  * an inaccessible page, so touching element n faults; a canary after a second output
- * buffer must survive.
+ * buffer must survive. The fast path runs pairs of vectors in a software pipeline and
+ * hands any pair it cannot take to the general path: sizes up to a few hundred vectors,
+ * with inputs mostly on the fast path and single lanes that are not (NaN, infinities, the
+ * far tail, a NaN gradient) at chosen places, check that hand-over in every position.
  */
 #include <math.h>
 #include <stdio.h>
@@ -71,6 +74,96 @@ static void check_sizes(int in_place) {
 MG_TEST(sizes_out_of_place) { check_sizes(0); }
 MG_TEST(sizes_in_place_out_is_grad) { check_sizes(1); }
 MG_TEST(sizes_in_place_out_is_x) { check_sizes(2); }
+
+/* x mostly in [-10, 10] (the fast path), g in [-2, 2]; then the lanes in `special_at`
+   get an input the fast path must hand over. */
+static void fill_mostly_fast(int dtype, void *g, void *x, size_t n, uint32_t seed, const size_t *special_at,
+                             size_t special_count) {
+    static const float special_x[] = {NAN, INFINITY, -INFINITY, -60.0f, -100.0f, 25.0f, -40.5f};
+    uint32_t state = seed | 1u;
+    for (size_t i = 0; i < n; i++) {
+        float xv = -10.0f + 20.0f * (float)(kt_next(&state) % 100000u) / 100000.0f;
+        float gv = -2.0f + 4.0f * (float)(kt_next(&state) % 100000u) / 100000.0f;
+        for (size_t s = 0; s < special_count; s++) {
+            if (special_at[s] != i) continue;
+            if (s % 8 == 7) gv = NAN; /* a NaN gradient with an ordinary x */
+            else xv = special_x[s % 7];
+        }
+        if (dtype == 0) {
+            ((float *)x)[i] = xv;
+            ((float *)g)[i] = gv;
+        } else {
+            /* bfloat16 patterns are the top halves; float16 ones are within range of half */
+            const uint16_t xh = dtype == 2 ? (uint16_t)(kt_bits(xv) >> 16)
+                                           : (uint16_t)((kt_bits(xv) >> 16 & 0x8000u) | (isnan(xv) ? 0x7E00u : isinf(xv) ? 0x7C00u
+                                              : (uint16_t)(kt_next(&state) % 0x4C00u)));
+            const uint16_t gh = dtype == 2 ? (uint16_t)(kt_bits(gv) >> 16) : (isnan(gv) ? 0x7E00u : 0xBC00u);
+            ((uint16_t *)x)[i] = xh;
+            ((uint16_t *)g)[i] = gh;
+        }
+    }
+}
+
+static void check_pipeline(int in_place) {
+    static const size_t sizes[] = {64, 65, 96, 127, 128, 129, 160, 200, 257, 1000, 4099};
+    const mish_grad_v2_kernels *tables[4];
+    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
+    for (int dtype = 0; dtype < 3; dtype++) {
+        const size_t es = kt_dtype_size(dtype);
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            const size_t n = sizes[si];
+            /* no special lane; one in the first, a middle and the last pair; one in the
+               tail; several in a row; a pseudo-random scatter */
+            for (int pattern = 0; pattern < 6; pattern++) {
+                size_t at[12];
+                size_t count_at = 0;
+                if (pattern == 1) { at[0] = 3; count_at = 1; }
+                if (pattern == 2) { at[0] = n / 2; count_at = 1; }
+                if (pattern == 3) { at[0] = n - 1; at[1] = n - 40 < n ? n - 40 : 0; count_at = 2; }
+                if (pattern == 4) for (; count_at < 8; count_at++) at[count_at] = n / 3 + 16 * count_at;
+                if (pattern == 5) {
+                    uint32_t st = (uint32_t)(n * 31u + (unsigned)dtype) | 1u;
+                    for (; count_at < 12; count_at++) at[count_at] = kt_next(&st) % n;
+                }
+                unsigned char *g_ref = malloc(n * es), *x_ref = malloc(n * es), *want = malloc(n * es);
+                MG_CHECK(g_ref && x_ref && want);
+                if (!(g_ref && x_ref && want)) { free(g_ref); free(x_ref); free(want); return; }
+                fill_mostly_fast(dtype, g_ref, x_ref, n, (uint32_t)(n + 1000u * (unsigned)pattern), at, count_at);
+                kt_fn(scalar, dtype)(g_ref, x_ref, want, n);
+                for (size_t t = 0; t < count; t++) {
+                    kt_fenced g, x, out;
+                    if (kt_fenced_alloc(&g, n * es) || kt_fenced_alloc(&x, n * es) || kt_fenced_alloc(&out, n * es)) {
+                        MG_FAIL("mmap failed");
+                        break;
+                    }
+                    memcpy(g.data, g_ref, n * es);
+                    memcpy(x.data, x_ref, n * es);
+                    void *dst = in_place == 1 ? (void *)g.data : in_place == 2 ? (void *)x.data : (void *)out.data;
+                    kt_fn(tables[t], dtype)(g.data, x.data, dst, n);
+                    mg_checks_done++;
+                    if (memcmp(dst, want, n * es) != 0) {
+                        size_t i = 0;
+                        while (memcmp((unsigned char *)dst + i * es, want + i * es, es) == 0) i++;
+                        MG_FAIL("%s %s n=%zu pattern %d %s: element %zu differs from scalar", tables[t]->isa,
+                                kt_dtype_name(dtype), n, pattern,
+                                in_place == 1 ? "out==grad" : in_place == 2 ? "out==x" : "out-of-place", i);
+                    }
+                    kt_fenced_free(&g);
+                    kt_fenced_free(&x);
+                    kt_fenced_free(&out);
+                }
+                free(g_ref);
+                free(x_ref);
+                free(want);
+            }
+        }
+    }
+}
+
+MG_TEST(pipeline_hand_over_out_of_place) { check_pipeline(0); }
+MG_TEST(pipeline_hand_over_out_is_grad) { check_pipeline(1); }
+MG_TEST(pipeline_hand_over_out_is_x) { check_pipeline(2); }
 
 /* Canary words after the output (and before it) stay as they were, at every offset. */
 MG_TEST(canaries_around_output_untouched) {
