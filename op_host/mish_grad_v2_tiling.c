@@ -8,9 +8,13 @@
 /* Below this many elements per thread, a wake-up of the pool costs more than it saves
    (a thread hand-off is a few microseconds; the kernel does ~2-3 elements per ns). */
 #define MIN_ELEMS_PER_THREAD 32768
-/* Blocks per thread: more than one, so a thread slowed by a noisy neighbour hands its
-   share to the others. */
-#define BLOCKS_PER_THREAD 4
+/* Blocks are claimed dynamically, so the threads finish together only if the last block is
+   short: aim for blocks of about this many elements (~5 us of kernel time), with at least
+   MIN_BLOCKS_PER_THREAD per thread (a thread slowed by a noisy neighbour hands its share to
+   the others) and at most MAX_BLOCKS_PER_THREAD (each claim is an atomic on a shared line). */
+#define TARGET_BLOCK_ELEMS 16384
+#define MIN_BLOCKS_PER_THREAD 4
+#define MAX_BLOCKS_PER_THREAD 64
 /* One kernel call's worth: 8192 elements = 32 KiB per f32 stream, within L1/L2 reach. */
 #define TILE_ELEMS 8192
 
@@ -23,7 +27,12 @@ aclnnStatus MishGradV2Tiling(int64_t total_elems, aclDataType dtype, int32_t thr
     if (useful_threads > threads) useful_threads = threads;
     if (useful_threads < 1) useful_threads = 1;
 
-    int64_t block_count = useful_threads == 1 ? 1 : useful_threads * BLOCKS_PER_THREAD;
+    int64_t block_count = 1;
+    if (useful_threads > 1) {
+        block_count = total_elems / TARGET_BLOCK_ELEMS;
+        if (block_count < useful_threads * MIN_BLOCKS_PER_THREAD) block_count = useful_threads * MIN_BLOCKS_PER_THREAD;
+        if (block_count > useful_threads * MAX_BLOCKS_PER_THREAD) block_count = useful_threads * MAX_BLOCKS_PER_THREAD;
+    }
     int64_t align = BLOCK_ALIGN_BYTES / elem_size;
     int64_t block_elems = (total_elems + block_count - 1) / block_count;
     block_elems = (block_elems + align - 1) / align * align;

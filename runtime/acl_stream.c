@@ -6,11 +6,13 @@
  * thread runs it itself. Order is kept (one task runs at a time per stream), and a short
  * launch-then-synchronize costs no thread hand-off at all.
  *
- * Small work is not handed to the worker at all: waking a sleeping thread costs a few
- * microseconds, more than the work, so it waits for the thread that synchronizes (or for
- * the next large task, which wakes the worker, which then runs everything in order).
- * Results are only defined after a synchronize, in CANN as here, so this is invisible
- * except in time.
+ * A single task is not handed to the worker unless it is very large: a cross-core wake-up
+ * costs tens of microseconds on a virtual machine, twice on the critical path (waking the
+ * worker, then waking the synchronizer when it is done), while a synchronizer that runs the
+ * task itself pays neither. The worker is woken once work piles up (a second task queued
+ * behind an unfinished one: the host is pipelining launches, and overlap pays) or for a task
+ * so large that the wake-up is noise. Results are only defined after a synchronize, in CANN
+ * as here, so this choice shows only in time.
  *
  * Every task gets a sequence number. A synchronize waits for the tasks queued before it
  * was called, not for work others keep adding, and reports the first error among those.
@@ -25,11 +27,11 @@
 #include "runtime_internal.h"
 
 #define STREAM_MESSAGE_CAPACITY 1024
-/* Work below this many elements is left for the synchronizing thread; above it, the worker
-   wakes at once (about 10 us of kernel time: worth overlapping with the host). */
-#define WAKE_WORKER_ELEMENTS 32768
-/* ... unless this many tasks pile up unsynchronized: then the worker starts anyway. */
-#define WAKE_WORKER_QUEUE_LENGTH 64
+/* A task of this many elements or more wakes the worker at once: ~1 ms of kernel time, next
+   to which the wake-ups are a few percent. */
+#define WAKE_WORKER_ELEMENTS (UINT64_C(1) << 22)
+/* Unfinished tasks on the stream at which the worker is woken (the one just queued counts). */
+#define WAKE_WORKER_QUEUE_LENGTH 2
 
 typedef struct task_node {
     mgrt_task_run_fn run;

@@ -78,9 +78,9 @@ typedef void (*mgrt_task_release_fn)(void *task);
 /* Queues `task` on `stream` (NULL: default stream) for `api` (named in messages). On
    failure the task is released and an aclnn code returned (nothing was queued): 161002 for
    a stream that is not live, 361001 after aclFinalize, 561000 when memory runs out.
-   `work_elements` measures the task's cost: small work is left for the thread that
-   synchronizes (waking the worker would cost more than the work), larger work wakes the
-   stream's worker at once so it overlaps with the host. */
+   `work_elements` measures the task's cost: a lone task is left for the thread that
+   synchronizes unless it is very large; a very large one, or a second task queued behind
+   an unfinished one, wakes the stream's worker so the work overlaps with the host. */
 MGRT_API int32_t mgrt_stream_submit(const char *api, aclrtStream stream, mgrt_task_run_fn run,
                                     mgrt_task_release_fn release, void *task, uint64_t work_elements);
 /* 1 when `stream` is NULL or a live stream created by aclrtCreateStream (and the runtime
