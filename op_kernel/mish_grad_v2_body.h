@@ -85,21 +85,26 @@
      middle: c = c0;  num = e N(e) - c0 d^2
      high:   c = 1;   num = (4x - 2) e^2 + (4x - 4) e - 4
    num = (((a4 e + a3) e + a2) e + a1) e + a0, each a_i exact or one rounding from x, built
-   with adds and selects (no table lookups: they were slower on both x86 paths). R's
+   with fmas and selects (no table lookups: they were slower on both x86 paths). R's
    denominator d^2 = (e (e + 2) + 2)^2 is two roundings of a sum of positive terms. */
 MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_factor) {
     const mg_vf one = mg_set(1.0f), zero = mg_set(0.0f);
     const mg_vm high = mg_le(mg_set(MG_SPLIT_HIGH), xc);
-    const mg_vf x4 = mg_add(mg_add(xc, xc), mg_add(xc, xc)); /* exact */
     const mg_vf e4 = mg_add(e, mg_set(4.0f));
     const mg_vf c = mg_select(low, mg_add(xc, one), mg_select(high, one, mg_set(MG_C0)));
-    const mg_vf a4 = mg_select(low, mg_sub(mg_set(-1.0f), xc), mg_select(high, zero, mg_set(MG_1_MINUS_C0)));
+    const mg_vf low_flag = mg_select(low, one, zero);
+    /* a4 = -c (low), 1 - c (middle, high): both exact, as 1 + x is exact in the low
+       region (so -c = -1 - x) */
+    const mg_vf a4 = mg_sub(mg_select(low, zero, one), c);
     /* a4 e + a3 = a4 (e + 4) + [low], as a3 = 4 a4 + [low]: one fma, no a3 */
-    mg_vf num = mg_fma(a4, e4, mg_select(low, one, zero));
-    const mg_vf a2 = mg_select(low, mg_sub(mg_set(-4.0f), mg_add(x4, x4)),
-                               mg_add(x4, mg_select(high, mg_set(-2.0f), mg_set(MG_6_MINUS_8C0))));
-    const mg_vf a1 = mg_select(low, mg_sub(mg_set(-2.0f), x4),
-                               mg_add(x4, mg_select(high, mg_set(-4.0f), mg_set(MG_4_MINUS_8C0))));
+    mg_vf num = mg_fma(a4, e4, low_flag);
+    /* a2 = -8x - 4 (low), 4x + 6 - 8c (else); a1 = -4x - 2 (low), 4x + 4 - 8c (else):
+       each one fma, x times a power of two being exact, so each rounds once as
+       RN(b + 4x) does */
+    const mg_vf a2 = mg_fma(xc, mg_select(low, mg_set(-8.0f), mg_set(4.0f)),
+                            mg_select(low, mg_set(-4.0f), mg_select(high, mg_set(-2.0f), mg_set(MG_6_MINUS_8C0))));
+    const mg_vf a1 = mg_fma(xc, mg_select(low, mg_set(-4.0f), mg_set(4.0f)),
+                            mg_select(low, mg_set(-2.0f), mg_select(high, mg_set(-4.0f), mg_set(MG_4_MINUS_8C0))));
     const mg_vf a0 = mg_select(low, zero, mg_select(high, mg_set(-4.0f), mg_set(MG_MINUS_4C0)));
     num = mg_fma(num, e, a2);
     num = mg_fma(num, e, a1);

@@ -22,7 +22,7 @@ static uint64_t read_xcr0(void) {
     return ((uint64_t)edx << 32) | eax;
 }
 
-/* 0: none, 1: AVX2+FMA+F16C, 2: that plus AVX-512 F/DQ/BW/VL */
+/* 0: none, 1: AVX2+FMA+F16C, 2: that plus AVX-512 F/DQ/BW/VL, 3: that plus AVX512_BF16 */
 static int x86_simd_level(void) {
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
@@ -33,8 +33,9 @@ static int x86_simd_level(void) {
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
     if (!((ebx >> 5) & 1)) return 0; /* AVX2 */
     const int avx512 = ((ebx >> 16) & 1) && ((ebx >> 17) & 1) && ((ebx >> 30) & 1) && ((ebx >> 31) & 1);
-    if (avx512 && (xcr0 & 0xE0) == 0xE0) return 2; /* opmask, ZMM_Hi256, Hi16_ZMM state */
-    return 1;
+    if (!avx512 || (xcr0 & 0xE0) != 0xE0) return 1; /* opmask, ZMM_Hi256, Hi16_ZMM state */
+    if (!__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return 2;
+    return ((eax >> 5) & 1) ? 3 : 2; /* leaf 7 subleaf 1: EAX bit 5 is AVX512_BF16 */
 }
 #endif
 
@@ -53,6 +54,9 @@ static int isa_available(const char *isa) {
 }
 
 static const mish_grad_v2_kernels *table_of(const char *isa) {
+#if defined(MG_HAVE_AVX512_BF16) && (defined(__x86_64__) || defined(__i386__))
+    if (strcmp(isa, "avx512") == 0 && x86_simd_level() >= 3) return &mish_grad_v2_kernels_avx512bf16;
+#endif
 #if defined(MG_HAVE_AVX512)
     if (strcmp(isa, "avx512") == 0) return &mish_grad_v2_kernels_avx512;
 #endif

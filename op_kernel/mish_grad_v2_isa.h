@@ -20,6 +20,10 @@ MG_HIDDEN extern const mish_grad_v2_kernels mish_grad_v2_kernels_avx2;
 #ifdef MG_HAVE_AVX512
 MG_HIDDEN extern const mish_grad_v2_kernels mish_grad_v2_kernels_avx512;
 #endif
+#ifdef MG_HAVE_AVX512_BF16
+/* the "avx512" table for CPUs with AVX512_BF16 too */
+MG_HIDDEN extern const mish_grad_v2_kernels mish_grad_v2_kernels_avx512bf16;
+#endif
 #ifdef MG_HAVE_NEON
 MG_HIDDEN extern const mish_grad_v2_kernels mish_grad_v2_kernels_neon;
 #endif

@@ -1,8 +1,10 @@
 /*
  * op_kernel/simd/mg_simd_avx512.h: the SIMD vocabulary on AVX-512 F/DQ/BW/VL (+ F16C),
  * 16 lanes, with mask registers for selects and partial vectors. bfloat16 is narrowed
- * with integer round-to-nearest-even rather than vcvtneps2bf16, which flushes subnormal
- * inputs and so would not match the other paths bit for bit.
+ * with integer round-to-nearest-even; where the file is compiled for AVX512_BF16 as well
+ * (MG_BF16_NATIVE), a vector with no subnormal and no NaN lane takes vcvtneps2bf16
+ * instead. That instruction rounds to nearest-even too, but flushes subnormal inputs to
+ * zero, so only vectors without them give the other paths' bits through it.
  */
 #ifndef MG_SIMD_AVX512_H_
 #define MG_SIMD_AVX512_H_
@@ -84,6 +86,11 @@ static inline mg_vf mg_load_bf16(const uint16_t *p) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
 }
 static inline __m256i mg_bf16_bits_(mg_vf v) {
+#if defined(MG_BF16_NATIVE)
+    /* vfpclassps classes: 0x01 quiet NaN, 0x20 subnormal, 0x80 signalling NaN. A normal
+       input rounds to a normal bfloat16 or to inf, as with the integer rounding below. */
+    if (_mm512_fpclass_ps_mask(v, 0x01 | 0x20 | 0x80) == 0) return (__m256i)_mm512_cvtneps_pbh(v);
+#endif
     const __m512i u = _mm512_castps_si512(v);
     const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
     const __m512i rounded =

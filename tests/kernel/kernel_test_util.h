@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "mish_grad_v2_isa.h"
 #include "mish_grad_v2_kernel.h"
 
 static inline uint32_t kt_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
@@ -26,6 +27,13 @@ static inline size_t kt_tables(const mish_grad_v2_kernels **tables, size_t capac
         const mish_grad_v2_kernels *t = mish_grad_v2_kernels_for(kt_isa_names[i]);
         if (t != NULL) tables[count++] = t;
     }
+#if defined(MG_HAVE_AVX512) && defined(MG_HAVE_AVX512_BF16)
+    /* where the CPU has AVX512_BF16, "avx512" names the table that narrows bfloat16 with
+       vcvtneps2bf16; the plain AVX-512 table (what CPUs without it get) is checked too */
+    const mish_grad_v2_kernels *avx512 = mish_grad_v2_kernels_for("avx512");
+    if (avx512 != NULL && avx512 != &mish_grad_v2_kernels_avx512 && count < capacity)
+        tables[count++] = &mish_grad_v2_kernels_avx512;
+#endif
     return count;
 }
 

@@ -36,8 +36,8 @@ static void fill_inputs(int dtype, void *g, void *x, size_t n, uint32_t seed) {
 }
 
 static void check_sizes(int in_place) {
-    const mish_grad_v2_kernels *tables[4];
-    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *tables[6];
+    const size_t count = kt_tables(tables, 6);
     const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
     MG_CHECK(scalar != NULL && count >= 1);
     for (int dtype = 0; dtype < 3; dtype++) {
@@ -106,8 +106,8 @@ static void fill_mostly_fast(int dtype, void *g, void *x, size_t n, uint32_t see
 
 static void check_pipeline(int in_place) {
     static const size_t sizes[] = {64, 65, 96, 127, 128, 129, 160, 200, 257, 1000, 4099};
-    const mish_grad_v2_kernels *tables[4];
-    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *tables[6];
+    const size_t count = kt_tables(tables, 6);
     const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
     for (int dtype = 0; dtype < 3; dtype++) {
         const size_t es = kt_dtype_size(dtype);
@@ -167,8 +167,8 @@ MG_TEST(pipeline_hand_over_out_is_x) { check_pipeline(2); }
 
 /* Canary words after the output (and before it) stay as they were, at every offset. */
 MG_TEST(canaries_around_output_untouched) {
-    const mish_grad_v2_kernels *tables[4];
-    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *tables[6];
+    const size_t count = kt_tables(tables, 6);
     for (size_t t = 0; t < count; t++) {
         for (int dtype = 0; dtype < 3; dtype++) {
             const size_t es = kt_dtype_size(dtype);
@@ -194,8 +194,8 @@ MG_TEST(canaries_around_output_untouched) {
 
 /* A large odd size: all three loops in one call, compared with scalar. */
 MG_TEST(large_odd_size) {
-    const mish_grad_v2_kernels *tables[4];
-    const size_t count = kt_tables(tables, 4);
+    const mish_grad_v2_kernels *tables[6];
+    const size_t count = kt_tables(tables, 6);
     const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
     const size_t n = 100003;
     for (int dtype = 0; dtype < 3; dtype++) {

@@ -1,0 +1,13 @@
+/* op_kernel/mish_grad_v2_avx512bf16.c: the AVX-512 path again, for CPUs that also have
+   AVX512_BF16: the same body, with bfloat16 results narrowed by vcvtneps2bf16 where that
+   gives the same bits (see simd/mg_simd_avx512.h). The dispatcher hands this table out
+   as "avx512" when the CPU has the extension. */
+#define MG_BF16_NATIVE 1
+#include "simd/mg_simd_avx512.h"
+
+#define MG_ISA_NAME avx512bf16
+#include "mish_grad_v2_body.h"
+#include "mish_grad_v2_isa.h"
+
+const mish_grad_v2_kernels mish_grad_v2_kernels_avx512bf16 = {
+    "avx512", mish_grad_v2_f32_avx512bf16, mish_grad_v2_f16_avx512bf16, mish_grad_v2_bf16_avx512bf16};
