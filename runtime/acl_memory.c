@@ -117,6 +117,8 @@ static aclError release(const char *api, block_table *table, void *ptr) {
     if (ptr == NULL)
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api,
                             table == &device_blocks ? "devPtr" : "hostPtr");
+    /* Work still queued may use the block: let it finish first. */
+    if (table == &device_blocks) rt_streams_wait_all();
     pthread_mutex_lock(&memory_lock);
     int removed = table_remove(table, (uintptr_t)ptr);
     pthread_mutex_unlock(&memory_lock);
@@ -177,6 +179,9 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     }
     if (dst_on_device && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
     if (src_on_device && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
+    /* A copy is ordered after the work already queued on any stream, as a blocking copy is
+       on a device: it never reads a result half written, nor overwrites an input in use. */
+    if (dst_on_device || src_on_device) rt_streams_wait_all();
     if (count > 0) memmove(dst, src, count);
     return ACL_SUCCESS;
 }
@@ -190,6 +195,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemset: count %zu exceeds maxCount %zu", count,
                             maxCount);
     if ((status = check_device_range(api, "devPtr", devPtr, count)) != ACL_SUCCESS) return status;
+    rt_streams_wait_all();
     memset(devPtr, value, count);
     return ACL_SUCCESS;
 }

@@ -22,6 +22,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime_internal.h"
@@ -130,7 +131,8 @@ static aclError stream_create(const char *api, stream **out) {
 }
 
 /* Waits for the tasks queued up to now, running them itself while the worker is idle.
-   Returns the first error among them (clearing it), its message in `message`. */
+   Returns the first error among them (clearing it), its message in `message`; with
+   message == NULL the error stays for the next synchronize. */
 static int32_t stream_drain(stream *s, char *message, size_t capacity) {
     pthread_mutex_lock(&s->lock);
     const uint64_t target = s->queued;
@@ -143,6 +145,10 @@ static int32_t stream_drain(stream *s, char *message, size_t capacity) {
         }
     }
     int32_t status = 0;
+    if (message == NULL) {
+        pthread_mutex_unlock(&s->lock);
+        return 0;
+    }
     message[0] = '\0';
     if (s->first_error != 0 && s->first_error_sequence <= target) {
         status = s->first_error;
@@ -273,30 +279,54 @@ aclError aclrtSynchronizeStream(aclrtStream handle) {
     return synchronize_pinned(s);
 }
 
-aclError aclrtSynchronizeDevice(void) {
-    aclError status = rt_require_init("aclrtSynchronizeDevice");
-    if (status != ACL_SUCCESS) return status;
-    /* Pin every live stream at once, then wait for each. */
+/* Pins every live stream (the default one first); *count is how many. NULL with *count 0
+   when there are none; NULL with *count -1 if memory runs out. streams_lock not held.
+   Plain malloc, not mgrt_malloc: memory calls wait through this, and a test that injects
+   an allocation fault into an operator call must not have it spent here. */
+static stream **pin_all(long *count) {
     pthread_mutex_lock(&streams_lock);
-    size_t count = default_stream != NULL;
-    for (stream *s = live_streams; s != NULL; s = s->next_live) count++;
-    stream **pinned = mgrt_malloc((count ? count : 1) * sizeof *pinned);
-    if (pinned == NULL) {
+    size_t n = default_stream != NULL;
+    for (stream *s = live_streams; s != NULL; s = s->next_live) n++;
+    stream **pinned = n > 0 ? malloc(n * sizeof *pinned) : NULL;
+    if (n > 0 && pinned == NULL) {
         pthread_mutex_unlock(&streams_lock);
-        return mgrt_fail_at("aclrtSynchronizeDevice", ACL_ERROR_RT_MEMORY_ALLOCATION,
-                            "aclrtSynchronizeDevice: out of memory");
+        *count = -1;
+        return NULL;
     }
     size_t at = 0;
     if (default_stream != NULL) pinned[at++] = default_stream;
     for (stream *s = live_streams; s != NULL; s = s->next_live) pinned[at++] = s;
-    for (size_t i = 0; i < count; i++) pinned[i]->pins++;
+    for (size_t i = 0; i < n; i++) pinned[i]->pins++;
     pthread_mutex_unlock(&streams_lock);
+    *count = (long)n;
+    return pinned;
+}
+
+void rt_streams_wait_all(void) {
+    long count = 0;
+    stream **pinned = pin_all(&count);
+    for (long i = 0; i < count; i++) {
+        stream_drain(pinned[i], NULL, 0);
+        unpin(pinned[i]);
+    }
+    free(pinned);
+}
+
+aclError aclrtSynchronizeDevice(void) {
+    aclError status = rt_require_init("aclrtSynchronizeDevice");
+    if (status != ACL_SUCCESS) return status;
+    /* Pin every live stream at once, then wait for each. */
+    long count = 0;
+    stream **pinned = pin_all(&count);
+    if (count < 0)
+        return mgrt_fail_at("aclrtSynchronizeDevice", ACL_ERROR_RT_MEMORY_ALLOCATION,
+                            "aclrtSynchronizeDevice: out of memory");
     aclError first = ACL_SUCCESS;
-    for (size_t i = 0; i < count; i++) {
+    for (long i = 0; i < count; i++) {
         aclError each = synchronize_pinned(pinned[i]);
         if (first == ACL_SUCCESS) first = each;
     }
-    mgrt_free(pinned);
+    free(pinned);
     return first;
 }
 

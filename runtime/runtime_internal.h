@@ -14,6 +14,9 @@ void rt_fault_configure(void);
 
 /* acl_stream.c: streams take work from now on (aclInit). */
 void rt_streams_open(void);
+/* acl_stream.c: waits for the work queued so far on every stream, leaving any error for
+   the next synchronize (memory calls use it so they never race queued work). */
+void rt_streams_wait_all(void);
 /* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);

@@ -53,7 +53,10 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
 /* Copies `count` bytes; fails (and copies nothing) when count > destMax or a device-side
-   range is not inside one live aclrtMalloc block. */
+   range is not inside one live aclrtMalloc block. A copy touching device memory (and
+   aclrtMemset, and aclrtFree) first waits for the work already queued on every stream, as
+   a blocking copy does on a device, so it never races queued work; errors of that work are
+   left for aclrtSynchronizeStream. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind);
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);

@@ -329,6 +329,42 @@ MG_TEST(destroy_stream_finishes_queued_work) {
     }
 }
 
+/* A blocking copy is ordered after the work already queued (as on a device): copying the
+   result back without a synchronize sees it finished, uploading new inputs does not change
+   what queued work reads, and freeing a block the queued work uses waits for it. */
+MG_TEST(memory_calls_wait_for_queued_work) {
+    ut_init();
+    ut_rng rng = {23};
+    int64_t dims[1] = {1 << 16};
+    ut_tensor t[3];
+    for (int i = 0; i < 3; i++) ut_tensor_dense(&t[i], ACL_FLOAT, 1, dims);
+    ut_fill_random(&t[0], &rng, -3, 3);
+    ut_fill_random(&t[1], &rng, -6, 6);
+    uint64_t ws = 0;
+    aclOpExecutor *executor = NULL;
+    MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(t[0].tensor, t[1].tensor, t[2].tensor, &ws, &executor),
+                    ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclnnMishBackward(NULL, 0, executor, NULL), ACLNN_SUCCESS);
+    /* Overwrite self on the device right after the launch: the queued work must already
+       have read the old values, so the result matches the host copy taken before. */
+    float *scratch = calloc((size_t)dims[0], sizeof(float));
+    MG_CHECK(scratch != NULL);
+    MG_CHECK_EQ_INT(aclrtMemcpy(t[1].block, t[1].bytes, scratch, t[1].bytes, ACL_MEMCPY_HOST_TO_DEVICE), 0);
+    free(scratch);
+    ut_download(&t[2]); /* no synchronize before it */
+    MG_CHECK_EQ_INT(ut_check_values(&t[0], &t[1], &t[2], "copied back without a synchronize"), 0);
+
+    /* Free gradOutput's block while work that reads it is queued (ASan would see a read
+       of freed memory if the free did not wait). */
+    MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(t[0].tensor, t[1].tensor, t[2].tensor, &ws, &executor),
+                    ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclnnMishBackward(NULL, 0, executor, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(t[0].block), ACL_SUCCESS);
+    t[0].block = NULL;
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    for (int i = 0; i < 3; i++) ut_tensor_free(&t[i]);
+}
+
 /* One worker thread: `iterations` runs of the operator on `stream` (own_stream: a stream
    it creates itself), counting wrong results. No test macros here: they are not
    thread-safe. */
