@@ -108,7 +108,10 @@ static const char *self_path;
 /* Runs a child with the given settings; its hashes go into `out` (one line per case). */
 static int run_child(const char *isa, int threads, char *out, size_t capacity) {
     char command[4096];
-    snprintf(command, sizeof command, "MISHGRAD_ISA=%s MISHGRAD_NUM_THREADS=%d '%s' --child", isa, threads, self_path);
+    /* Cross builds run their tests under an emulator (qemu), which the child needs too. */
+    const char *emulator = getenv("MISHGRAD_TEST_EMULATOR");
+    snprintf(command, sizeof command, "MISHGRAD_ISA=%s MISHGRAD_NUM_THREADS=%d %s '%s' --child", isa, threads,
+             emulator ? emulator : "", self_path);
     FILE *pipe = popen(command, "r");
     if (pipe == NULL) return -1;
     size_t used = fread(out, 1, capacity - 1, pipe);
