@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mg_simd_partial.h"
+
 #define MG_LANES 8
 
 typedef __m256 mg_vf;
@@ -101,25 +103,7 @@ static inline __m256i mg_lane_mask_(size_t n) {
 static inline mg_vf mg_load_f32_n(const float *p, size_t n) { return _mm256_maskload_ps(p, mg_lane_mask_(n)); }
 static inline void mg_store_f32_n(float *p, mg_vf v, size_t n) { _mm256_maskstore_ps(p, mg_lane_mask_(n), v); }
 /* AVX2 has no 16-bit masked load: go through a zeroed 8-lane buffer */
-static inline mg_vf mg_load_f16_n(const uint16_t *p, size_t n) {
-    uint16_t lanes[MG_LANES] = {0};
-    memcpy(lanes, p, n * sizeof *p);
-    return mg_load_f16(lanes);
-}
-static inline void mg_store_f16_n(uint16_t *p, mg_vf v, size_t n) {
-    uint16_t lanes[MG_LANES];
-    mg_store_f16(lanes, v);
-    memcpy(p, lanes, n * sizeof *p);
-}
-static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) {
-    uint16_t lanes[MG_LANES] = {0};
-    memcpy(lanes, p, n * sizeof *p);
-    return mg_load_bf16(lanes);
-}
-static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) {
-    uint16_t lanes[MG_LANES];
-    mg_store_bf16(lanes, v);
-    memcpy(p, lanes, n * sizeof *p);
-}
+MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, f16, mg_load_f16, mg_store_f16)
+MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, bf16, mg_load_bf16, mg_store_bf16)
 
 #endif /* MG_SIMD_AVX2_H_ */

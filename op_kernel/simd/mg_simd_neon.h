@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mg_simd_partial.h"
+
 #define MG_LANES 4
 
 typedef float32x4_t mg_vf;
@@ -83,35 +85,8 @@ static inline void mg_store_bf16(uint16_t *p, mg_vf v) {
 
 /* ---- partial vectors (n < 4) through a zeroed 4-lane buffer ---------------------------- */
 
-static inline mg_vf mg_load_f32_n(const float *p, size_t n) {
-    float lanes[MG_LANES] = {0};
-    memcpy(lanes, p, n * sizeof *p);
-    return vld1q_f32(lanes);
-}
-static inline void mg_store_f32_n(float *p, mg_vf v, size_t n) {
-    float lanes[MG_LANES];
-    vst1q_f32(lanes, v);
-    memcpy(p, lanes, n * sizeof *p);
-}
-static inline mg_vf mg_load_f16_n(const uint16_t *p, size_t n) {
-    uint16_t lanes[MG_LANES] = {0};
-    memcpy(lanes, p, n * sizeof *p);
-    return mg_load_f16(lanes);
-}
-static inline void mg_store_f16_n(uint16_t *p, mg_vf v, size_t n) {
-    uint16_t lanes[MG_LANES];
-    mg_store_f16(lanes, v);
-    memcpy(p, lanes, n * sizeof *p);
-}
-static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) {
-    uint16_t lanes[MG_LANES] = {0};
-    memcpy(lanes, p, n * sizeof *p);
-    return mg_load_bf16(lanes);
-}
-static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) {
-    uint16_t lanes[MG_LANES];
-    mg_store_bf16(lanes, v);
-    memcpy(p, lanes, n * sizeof *p);
-}
+MG_DEFINE_PARTIAL_VIA_BUFFER(float, f32, mg_loadu, mg_storeu)
+MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, f16, mg_load_f16, mg_store_f16)
+MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, bf16, mg_load_bf16, mg_store_bf16)
 
 #endif /* MG_SIMD_NEON_H_ */
