@@ -94,7 +94,7 @@ typedef struct fuzz_case {
     int runs;
     int refresh_mode;
     int run_single_twice;
-    mish_ref_rng rng;
+    mg_rng rng;
 } fuzz_case;
 
 static aclrtStream streams[3];
@@ -480,7 +480,7 @@ static void make_buffers(fuzz_case *c) {
                         "aclrtMalloc(%lld)", (long long)bytes);
             buf->base = p;
         }
-        for (int64_t k = 0; k < bytes; k++) buf->base[k] = (unsigned char)mish_ref_next(&c->rng);
+        for (int64_t k = 0; k < bytes; k++) buf->base[k] = (unsigned char)mg_rng_next(&c->rng);
         for (int i = 0; i < TENSORS; i++) {
             tensor_desc *t = &c->t[i];
             if (t->buffer != b) continue;

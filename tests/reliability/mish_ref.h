@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "acl/acl_base.h"
+#include "mg_rng.h"
 
 /* Element size of the three dtypes the operator accepts, and a plausible size for the
    others (so a test can lay out a buffer for a dtype the operator must reject). */
@@ -144,29 +145,12 @@ static inline int mish_ref_close(aclDataType dtype, double got, double g, double
     return fabs(got - want) <= tol;
 }
 
-/* A small, seedable generator (splitmix64): the tests are reproducible from their seed. */
-typedef struct mish_ref_rng {
-    uint64_t state;
-} mish_ref_rng;
-
-static inline uint64_t mish_ref_next(mish_ref_rng *rng) {
-    uint64_t z = (rng->state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi). */
-static inline double mish_ref_uniform(mish_ref_rng *rng, double lo, double hi) {
-    return lo + (hi - lo) * (double)(mish_ref_next(rng) >> 11) * 0x1p-53;
-}
-
-static inline int64_t mish_ref_below(mish_ref_rng *rng, int64_t n) {
-    return n <= 0 ? 0 : (int64_t)(mish_ref_next(rng) % (uint64_t)n);
+static inline int64_t mish_ref_below(mg_rng *rng, int64_t n) {
+    return n <= 0 ? 0 : (int64_t)(mg_rng_next(rng) % (uint64_t)n);
 }
 
 /* An input x: mostly the interesting range, sometimes a special value. */
-static inline double mish_ref_random_x(mish_ref_rng *rng, aclDataType dtype, int specials) {
+static inline double mish_ref_random_x(mg_rng *rng, aclDataType dtype, int specials) {
     if (specials && mish_ref_below(rng, 16) == 0) {
         static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -1.19243,
                                          30.0, -30.0, -90.0, 1e-30, 60000.0, -60000.0};
@@ -174,15 +158,15 @@ static inline double mish_ref_random_x(mish_ref_rng *rng, aclDataType dtype, int
         if (dtype == ACL_FLOAT16 && v != 0.0 && fabs(v) < 1e-7) v = 1e-7;
         return v;
     }
-    return mish_ref_uniform(rng, -12.0, 12.0);
+    return mg_rng_uniform(rng, -12.0, 12.0);
 }
 
-static inline double mish_ref_random_g(mish_ref_rng *rng, int specials) {
+static inline double mish_ref_random_g(mg_rng *rng, int specials) {
     if (specials && mish_ref_below(rng, 32) == 0) {
         static const double special[] = {0.0, -0.0, NAN, 1.0};
         return special[mish_ref_below(rng, 4)];
     }
-    return mish_ref_uniform(rng, -4.0, 4.0);
+    return mg_rng_uniform(rng, -4.0, 4.0);
 }
 
 #endif /* MISH_REF_H_ */

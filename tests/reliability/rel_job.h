@@ -83,7 +83,7 @@ static inline void rel_element_offsets(const rel_job *job, const rel_tensor *t, 
 /* Makes the tensors (data from aclrtMalloc) of a random job with about `max_numel`
    elements at most; `layout` < 0 picks one per tensor at random. Returns 0 or the status
    of the first call that failed. */
-static inline int rel_job_make(rel_job *job, mish_ref_rng *rng, aclDataType dtype, int layout, int64_t max_numel) {
+static inline int rel_job_make(rel_job *job, mg_rng *rng, aclDataType dtype, int layout, int64_t max_numel) {
     memset(job, 0, sizeof *job);
     job->dtype = dtype;
     job->es = dtype == ACL_FLOAT ? 4 : 2;
@@ -112,7 +112,7 @@ static inline int rel_job_make(rel_job *job, mish_ref_rng *rng, aclDataType dtyp
         /* inputs: valid values everywhere; output storage: arbitrary bytes (sentinels) */
         for (int64_t e = 0; e < t->storage; e++) {
             if (i == REL_GRAD_INPUT) {
-                for (size_t b = 0; b < job->es; b++) t->data[e * (int64_t)job->es + (int64_t)b] = (unsigned char)mish_ref_next(rng);
+                for (size_t b = 0; b < job->es; b++) t->data[e * (int64_t)job->es + (int64_t)b] = (unsigned char)mg_rng_next(rng);
             } else {
                 double v = i == REL_SELF ? mish_ref_random_x(rng, dtype, 1) : mish_ref_random_g(rng, 1);
                 mish_ref_store(dtype, t->data, e, v);
@@ -205,7 +205,7 @@ static inline void rel_job_release(rel_job *job, int free_memory) {
     job->workspace = NULL;
 }
 
-static inline aclDataType rel_random_dtype(mish_ref_rng *rng) {
+static inline aclDataType rel_random_dtype(mg_rng *rng) {
     static const aclDataType dtypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
     return dtypes[mish_ref_below(rng, 3)];
 }

@@ -20,7 +20,7 @@ static int is_error_status(int status) {
 }
 
 /* A job that runs and checks cleanly (the "next call works" half of every case). */
-static void check_next_call_works(mish_ref_rng *rng, aclrtStream stream) {
+static void check_next_call_works(mg_rng *rng, aclrtStream stream) {
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, rng, rel_random_dtype(rng), -1, 2000), 0);
     MG_CHECK_EQ_INT(rel_job_prepare(&job), 0);
@@ -32,7 +32,7 @@ static void check_next_call_works(mish_ref_rng *rng, aclrtStream stream) {
 
 MG_TEST(phase1_allocation_faults) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {11};
+    mg_rng rng = {11};
     int failed_calls = 0, n;
     for (n = 0; n < MAX_FAULT_INDEX; n++) {
         rel_job job;
@@ -69,7 +69,7 @@ MG_TEST(phase1_allocation_faults) {
 
 MG_TEST(phase2_allocation_faults) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {12};
+    mg_rng rng = {12};
     aclrtStream stream = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&stream), 0);
     int failed_calls = 0, n;
@@ -115,7 +115,7 @@ MG_TEST(phase2_allocation_faults) {
 
 MG_TEST(stream_creation_faults) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {13};
+    mg_rng rng = {13};
     int failed_calls = 0, n;
     for (n = 0; n < MAX_FAULT_INDEX; n++) {
         aclrtStream stream = NULL;
@@ -161,7 +161,7 @@ MG_TEST(tensor_creation_fault) {
 /* MISHGRAD_FAULT_ALLOC=N at aclInit (counted from 1): a whole program (stream, tensors,
    both phases) with its N-th internal allocation failing, for each N until it runs through. */
 MG_TEST(environment_fault_switch) {
-    mish_ref_rng rng = {14};
+    mg_rng rng = {14};
     int n, faults_seen = 0;
     for (n = 0; n < MAX_FAULT_INDEX; n++) {
         aclFinalize(); /* a running session from an earlier test, or nothing */

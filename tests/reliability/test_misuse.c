@@ -81,7 +81,7 @@ MG_TEST(calls_before_acl_init) {
 
 MG_TEST(single_use_executor_run_twice) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {1};
+    mg_rng rng = {1};
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, &rng, ACL_FLOAT, REL_GAPS, 500), 0);
     MG_CHECK_EQ_INT(rel_job_prepare(&job), 0);
@@ -103,7 +103,7 @@ MG_TEST(single_use_executor_run_twice) {
 
 MG_TEST(destroy_non_repeatable_executor) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {2};
+    mg_rng rng = {2};
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, &rng, ACL_FLOAT16, -1, 500), 0);
     MG_CHECK_EQ_INT(rel_job_prepare(&job), 0);
@@ -119,7 +119,7 @@ MG_TEST(destroy_non_repeatable_executor) {
 
 MG_TEST(repeatable_executor_destroyed_twice) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {3};
+    mg_rng rng = {3};
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, &rng, ACL_BF16, -1, 500), 0);
     MG_CHECK_EQ_INT(rel_job_prepare(&job), 0);
@@ -135,7 +135,7 @@ MG_TEST(repeatable_executor_destroyed_twice) {
 
 MG_TEST(repeatable_executor_refreshed_to_freed_memory) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {4};
+    mg_rng rng = {4};
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, &rng, ACL_FLOAT, REL_CONTIGUOUS, 800), 0);
     MG_CHECK_EQ_INT(rel_job_prepare(&job), 0);
@@ -233,7 +233,7 @@ MG_TEST(stream_handles_misused) {
     CHECK_FAILS_WITH(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
 
     /* phase 2 on a stream that is gone: refused, nothing written, executor released */
-    mish_ref_rng rng = {5};
+    mg_rng rng = {5};
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, &rng, ACL_FLOAT, -1, 300), 0);
     MG_CHECK_EQ_INT(rel_job_prepare(&job), 0);
@@ -248,7 +248,7 @@ MG_TEST(stream_handles_misused) {
 
 MG_TEST(calls_after_acl_finalize) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
-    mish_ref_rng rng = {6};
+    mg_rng rng = {6};
     rel_job job;
     MG_CHECK_EQ_INT(rel_job_make(&job, &rng, ACL_FLOAT, -1, 300), 0);
     MG_CHECK_EQ_INT(aclFinalize(), 0);

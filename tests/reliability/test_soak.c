@@ -51,7 +51,7 @@ static void soak_fail(const char *what, int status) {
 }
 
 /* One repeatable job run `runs` times, its output moved to a fresh block between runs. */
-static void repeatable_job(mish_ref_rng *rng, aclrtStream stream) {
+static void repeatable_job(mg_rng *rng, aclrtStream stream) {
     rel_job job;
     int status = rel_job_make(&job, rng, rel_random_dtype(rng), -1, 6000);
     if (status == 0) status = rel_job_prepare(&job);
@@ -85,7 +85,7 @@ static void repeatable_job(mish_ref_rng *rng, aclrtStream stream) {
 }
 
 static void *soak_worker(void *arg) {
-    mish_ref_rng rng = {(uint64_t)(uintptr_t)arg};
+    mg_rng rng = {(uint64_t)(uintptr_t)arg};
     aclrtStream own = NULL;
     int status = aclrtCreateStream(&own);
     if (status != 0) soak_fail("aclrtCreateStream", status);

@@ -23,7 +23,7 @@ static void fail(const char *what, int status) {
 /* Runs `count` random jobs, IN_FLIGHT at a time, on the given streams in turn; each batch
    is synchronized and checked. */
 static void run_jobs(uint64_t seed, aclrtStream *streams, int stream_count, int count, int64_t max_numel) {
-    mish_ref_rng rng = {seed};
+    mg_rng rng = {seed};
     rel_job jobs[IN_FLIGHT];
     for (int done = 0; done < count;) {
         int batch = count - done < IN_FLIGHT ? count - done : IN_FLIGHT;
@@ -111,7 +111,7 @@ static rel_job repeatable_job;
 
 static void *make_executors(void *arg) {
     (void)arg;
-    mish_ref_rng rng = {300};
+    mg_rng rng = {300};
     for (int j = 0; j < HANDED_OVER; j++) {
         int status = rel_job_make(&handed[j], &rng, rel_random_dtype(&rng), -1, 4000);
         if (status == 0) status = rel_job_prepare(&handed[j]);
@@ -185,7 +185,7 @@ MG_TEST(destroy_stream_finishes_queued_work) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
     enum { QUEUED = 8 };
     static rel_job jobs[QUEUED];
-    mish_ref_rng rng = {400};
+    mg_rng rng = {400};
     aclrtStream stream = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&stream), 0);
     /* big enough that the queue is still busy when the destroy comes */
@@ -213,7 +213,7 @@ static rel_job left_jobs[3][3];
 
 static void *queue_and_leave(void *arg) {
     int thread = (int)(uintptr_t)arg;
-    mish_ref_rng rng = {500 + (uint64_t)thread};
+    mg_rng rng = {500 + (uint64_t)thread};
     aclrtStream stream = NULL;
     int status = aclrtCreateStream(&stream);
     if (status != 0) fail("aclrtCreateStream", status);

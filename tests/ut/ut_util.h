@@ -21,29 +21,12 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_mish_backward.h"
+#include "mg_rng.h"
 #include "mg_test.h"
 
 #define UT_MAX_RANK 9
 /* Byte written over every storage byte a test expects to stay untouched. */
 #define UT_SENTINEL_BYTE 0xA5
-
-/* ---- deterministic random numbers (splitmix64) ------------------------------------- */
-
-typedef struct ut_rng {
-    uint64_t state;
-} ut_rng;
-
-static inline uint64_t ut_rng_next(ut_rng *rng) {
-    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi). */
-static inline double ut_rng_uniform(ut_rng *rng, double lo, double hi) {
-    return lo + (hi - lo) * ((double)(ut_rng_next(rng) >> 11) * 0x1.0p-53);
-}
 
 /* ---- the reference -------------------------------------------------------------------- */
 
@@ -329,9 +312,9 @@ static inline void ut_download(ut_tensor *u) {
 }
 
 /* Fills the view with random values of the tensor's type in [lo, hi) and uploads. */
-static inline void ut_fill_random(ut_tensor *u, ut_rng *rng, double lo, double hi) {
+static inline void ut_fill_random(ut_tensor *u, mg_rng *rng, double lo, double hi) {
     int64_t n = ut_numel(u);
-    for (int64_t i = 0; i < n; i++) ut_set(u, i, ut_rng_uniform(rng, lo, hi));
+    for (int64_t i = 0; i < n; i++) ut_set(u, i, mg_rng_uniform(rng, lo, hi));
     ut_upload(u);
 }
 

@@ -271,7 +271,7 @@ MG_TEST(formats_are_not_a_reason_to_fail) {
                                  ACL_FORMAT_NDHWC, ACL_FORMAT_NCDHW, ACL_FORMAT_UNDEFINED};
     const size_t count = sizeof formats / sizeof formats[0];
     int64_t dims[4] = {2, 3, 2, 2};
-    ut_rng rng = {1};
+    mg_rng rng = {1};
     for (size_t f = 0; f < count; f++) {
         ut_tensor t[3];
         /* The three tensors need not even agree on their format. */
@@ -459,7 +459,7 @@ MG_TEST(contiguous_tensors_need_no_workspace) {
     int64_t dims[3] = {3, 1, 5};
     /* The stride of a size-1 dim does not matter: these are still contiguous. */
     int64_t odd_strides[3] = {5, 999, 1};
-    ut_rng rng = {2};
+    mg_rng rng = {2};
     for (int k = 0; k < 3; k++) {
         ut_tensor t[3];
         ut_tensor_dense(&t[0], types[k], 3, dims);
@@ -489,7 +489,7 @@ MG_TEST(non_contiguous_tensors_need_their_dense_bytes_as_workspace) {
     ut_init();
     int64_t dims[2] = {6, 5};
     int64_t transposed[2] = {1, 6};
-    ut_rng rng = {3};
+    mg_rng rng = {3};
     const aclDataType types[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
     for (int k = 0; k < 3; k++) {
         size_t es = ut_elem_size(types[k]);
@@ -520,7 +520,7 @@ MG_TEST(non_contiguous_tensors_need_their_dense_bytes_as_workspace) {
 }
 
 /* Phase 1 for a plan that needs workspace: self transposed, output strided. */
-static void make_workspace_trio(ut_tensor t[3], ut_rng *rng) {
+static void make_workspace_trio(ut_tensor t[3], mg_rng *rng) {
     int64_t dims[2] = {8, 5}, transposed[2] = {1, 8}, spaced[2] = {10, 2};
     ut_tensor_dense(&t[0], ACL_FLOAT, 2, dims);
     ut_tensor_make(&t[1], ACL_FLOAT, 2, dims, transposed, 0, -1, ACL_FORMAT_ND);
@@ -538,7 +538,7 @@ MG_TEST(phase2_null_executor_is_161001) {
 
 MG_TEST(phase2_null_workspace_is_161001_and_writes_nothing) {
     ut_init();
-    ut_rng rng = {4};
+    mg_rng rng = {4};
     ut_tensor t[3];
     make_workspace_trio(t, &rng);
     uint64_t ws = 0;
@@ -559,7 +559,7 @@ MG_TEST(phase2_null_workspace_is_161001_and_writes_nothing) {
 
 MG_TEST(phase2_small_workspace_is_161002_and_writes_nothing) {
     ut_init();
-    ut_rng rng = {5};
+    mg_rng rng = {5};
     ut_tensor t[3];
     make_workspace_trio(t, &rng);
     uint64_t ws = 0;
@@ -608,7 +608,7 @@ MG_TEST(phase2_small_workspace_is_161002_and_writes_nothing) {
 MG_TEST(single_use_executor_second_run_is_an_error) {
     ut_init();
     int64_t dims[1] = {100};
-    ut_rng rng = {6};
+    mg_rng rng = {6};
     ut_tensor t[3];
     make_dense_trio(t, ACL_FLOAT, 1, dims);
     ut_fill_random(&t[0], &rng, -3, 3);
@@ -635,7 +635,7 @@ MG_TEST(single_use_executor_second_run_is_an_error) {
 MG_TEST(in_place_gradinput_aliasing_gradoutput) {
     ut_init();
     const aclDataType types[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-    ut_rng rng = {7};
+    mg_rng rng = {7};
     for (int k = 0; k < 3; k++) {
         int64_t dims[2] = {37, 29};
         ut_tensor t[2];
@@ -676,7 +676,7 @@ MG_TEST(in_place_non_contiguous) {
     ut_init();
     /* gradInput aliases a transposed gradOutput: Contiguous, kernel, ViewCopy must still
        produce the right values in place. */
-    ut_rng rng = {8};
+    mg_rng rng = {8};
     int64_t dims[2] = {9, 7}, transposed[2] = {1, 9};
     ut_tensor g, x;
     ut_tensor_make(&g, ACL_FLOAT, 2, dims, transposed, 0, -1, ACL_FORMAT_ND);
@@ -698,7 +698,7 @@ MG_TEST(in_place_non_contiguous) {
 MG_TEST(strided_output_leaves_storage_outside_its_view_untouched) {
     ut_init();
     const aclDataType types[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-    ut_rng rng = {9};
+    mg_rng rng = {9};
     for (int k = 0; k < 3; k++) {
         /* View [4, 3] with strides [8, 2] at offset 1 of a 40-element storage: every other
            element of each row, rows 8 apart, and a tail after the last row. */
@@ -778,7 +778,7 @@ MG_TEST(reference_example_2) {
    few lengths around block and tile edges. */
 static void check_random(aclDataType dtype, uint64_t seed) {
     ut_init();
-    ut_rng rng = {seed};
+    mg_rng rng = {seed};
     const int64_t lengths[] = {1, 7, 8, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000, 4099, 65537, 300007};
     for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
         int64_t dims[1] = {lengths[l]};
@@ -823,7 +823,7 @@ MG_TEST(special_values) {
 MG_TEST(transposed_and_offset_inputs) {
     ut_init();
     const aclDataType types[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-    ut_rng rng = {13};
+    mg_rng rng = {13};
     for (int k = 0; k < 3; k++) {
         int64_t dims[3] = {5, 7, 3};
         /* gradOutput: dense rows at offset 11 of a bigger storage; self: a permuted view
@@ -858,7 +858,7 @@ MG_TEST(transposed_and_offset_inputs) {
 MG_TEST(expanded_input_with_zero_stride) {
     ut_init();
     /* self broadcast along dim 0 by a zero stride, as an expand() view would be. */
-    ut_rng rng = {14};
+    mg_rng rng = {14};
     int64_t dims[2] = {4, 6}, expanded[2] = {0, 1};
     ut_tensor t[3];
     ut_tensor_dense(&t[0], ACL_FLOAT, 2, dims);
@@ -873,7 +873,7 @@ MG_TEST(expanded_input_with_zero_stride) {
 
 MG_TEST(eight_dims) {
     ut_init();
-    ut_rng rng = {15};
+    mg_rng rng = {15};
     int64_t dims[8] = {2, 1, 3, 2, 1, 2, 3, 2};
     ut_tensor t[3];
     make_dense_trio(t, ACL_FLOAT, 8, dims);
@@ -928,7 +928,7 @@ MG_TEST(several_launches_on_one_stream_then_one_synchronize) {
     ut_init();
     aclrtStream stream = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
-    ut_rng rng = {16};
+    mg_rng rng = {16};
     int64_t dims[1] = {50000};
     int64_t dims2[2] = {100, 77}, transposed[2] = {1, 100};
     ut_tensor g, x, out1, out2, a, b, c;
@@ -975,7 +975,7 @@ MG_TEST(several_launches_on_one_stream_then_one_synchronize) {
 
 MG_TEST(null_stream_is_the_default_stream) {
     ut_init();
-    ut_rng rng = {17};
+    mg_rng rng = {17};
     int64_t dims[2] = {33, 65};
     ut_tensor t[3];
     make_dense_trio(t, ACL_BF16, 2, dims);
@@ -988,7 +988,7 @@ MG_TEST(null_stream_is_the_default_stream) {
 
 MG_TEST(repeatable_executor_with_refreshed_addresses) {
     ut_init();
-    ut_rng rng = {18};
+    mg_rng rng = {18};
     /* Non-contiguous self and output, so the refreshed addresses must reach the Contiguous
        and ViewCopy steps too, not only the kernel. */
     int64_t dims[2] = {12, 10}, transposed[2] = {1, 12}, spaced[2] = {20, 2};
@@ -1045,7 +1045,7 @@ MG_TEST(repeatable_executor_with_refreshed_addresses) {
 
 MG_TEST(repeatable_executor_refuses_memory_not_from_aclrtmalloc) {
     ut_init();
-    ut_rng rng = {19};
+    mg_rng rng = {19};
     int64_t dims[1] = {64};
     ut_tensor t[3];
     make_dense_trio(t, ACL_FLOAT, 1, dims);

@@ -62,7 +62,7 @@ MG_TEST(aclinit_accepts_known_socs_only) {
 }
 
 static void run_one(aclDataType dtype, int expect_ok) {
-    ut_rng rng = {40 + (uint64_t)dtype};
+    mg_rng rng = {40 + (uint64_t)dtype};
     int64_t dims[2] = {7, 9};
     ut_tensor t[3];
     for (int i = 0; i < 3; i++) ut_tensor_dense(&t[i], dtype, 2, dims);

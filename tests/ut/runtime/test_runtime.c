@@ -272,7 +272,7 @@ MG_TEST(streams_create_queue_synchronize_destroy) {
     MG_CHECK(a != NULL && b != NULL && a != b);
     MG_CHECK_EQ_INT(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
 
-    ut_rng rng = {21};
+    mg_rng rng = {21};
     int64_t dims[1] = {5000};
     ut_tensor t[2][3];
     for (int s = 0; s < 2; s++) {
@@ -305,7 +305,7 @@ MG_TEST(destroy_stream_finishes_queued_work) {
     ut_init();
     aclrtStream s = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&s), ACL_SUCCESS);
-    ut_rng rng = {22};
+    mg_rng rng = {22};
     int64_t dims[1] = {1 << 19};
     enum { LAUNCHES = 4 };
     ut_tensor t[LAUNCHES][3];
@@ -334,7 +334,7 @@ MG_TEST(destroy_stream_finishes_queued_work) {
    what queued work reads, and freeing a block the queued work uses waits for it. */
 MG_TEST(memory_calls_wait_for_queued_work) {
     ut_init();
-    ut_rng rng = {23};
+    mg_rng rng = {23};
     int64_t dims[1] = {1 << 16};
     ut_tensor t[3];
     for (int i = 0; i < 3; i++) ut_tensor_dense(&t[i], ACL_FLOAT, 1, dims);
@@ -384,7 +384,7 @@ static void worker_fail(stream_worker *w, const char *what, int code) {
 
 static void *stream_worker_main(void *arg) {
     stream_worker *w = (stream_worker *)arg;
-    ut_rng rng = {w->seed};
+    mg_rng rng = {w->seed};
     aclrtStream stream = w->stream;
     if (w->own_stream) {
         aclError rc = aclrtCreateStream(&stream);
@@ -395,7 +395,7 @@ static void *stream_worker_main(void *arg) {
     }
     const aclDataType types[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
     for (int it = 0; it < w->iterations; it++) {
-        int64_t dims[1] = {1 + (int64_t)(ut_rng_next(&rng) % 3000)};
+        int64_t dims[1] = {1 + (int64_t)(mg_rng_next(&rng) % 3000)};
         aclDataType dtype = types[it % 3];
         ut_tensor t[3];
         for (int i = 0; i < 3; i++) ut_tensor_dense(&t[i], dtype, 1, dims);
@@ -524,12 +524,12 @@ MG_TEST(float_to_float16_rounds_to_nearest_even) {
     MG_CHECK((nan16 & 0x7C00) == 0x7C00 && (nan16 & 0x3FF) != 0);
 
     /* Random float32 bit patterns against our own rounding. */
-    ut_rng rng = {31};
+    mg_rng rng = {31};
     int wrong = 0;
     for (int i = 0; i < 1000000; i++) {
-        uint32_t bits = (uint32_t)ut_rng_next(&rng);
+        uint32_t bits = (uint32_t)mg_rng_next(&rng);
         /* Bias towards float16's range (exponents 2^-26 .. 2^17) half the time. */
-        if (i & 1) bits = (bits & 0x807FFFFFu) | ((uint32_t)(101 + ut_rng_next(&rng) % 44) << 23);
+        if (i & 1) bits = (bits & 0x807FFFFFu) | ((uint32_t)(101 + mg_rng_next(&rng) % 44) << 23);
         float f;
         memcpy(&f, &bits, 4);
         if (isnan(f)) continue;
