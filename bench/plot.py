@@ -11,21 +11,10 @@ oneDNN, PyTorch when its CSV is given, the kernel alone on one thread) and the m
 Needs matplotlib (Debian: python3-matplotlib).
 """
 import argparse
-import csv
 import sys
 from collections import defaultdict
 
-
-def read_rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def number(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None
+from report import number, read_rows  # the CSV reading, shared with the tables
 
 
 def trustworthy(row):
