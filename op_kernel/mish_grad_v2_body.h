@@ -111,49 +111,68 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_
     num = mg_fma(num, e, a0);
     const mg_vf d = mg_fma(mg_add(e, mg_set(2.0f)), e, mg_set(2.0f));
     const mg_vf den = mg_mul(d, d);
-    const mg_vf correction = mg_div(num, den);
+    /* P R = num (P / d^2): the division waits only for d, not for num's Horner chain, and
+       it is the same two roundings as P (num / d^2) */
     const mg_vf big_p = mg_select(low, low_factor, one);
-    return mg_fma(big_p, c, mg_mul(big_p, correction));
+    return mg_fma(big_p, c, mg_mul(num, mg_div(big_p, den)));
 }
 
-/* exp(xc) = p 2^k: k = round(xc / ln2) by the 1.5 * 2^23 rounding trick (the sum kbits
-   also carries k + 127 in its low 9 bits, see mg_mul_pow2_exact); r = xc - k ln2 with ln2
-   split in two floats (ln2_hi = ln2 rounded to float, so fma(k, -ln2_hi, xc) is exact for
-   |k| <= 289; ln2_lo = ln2 - ln2_hi rounded); p = exp(r) = 1 + r + r^2 q(r) on
-   |r| <= ln2/2, q a Chebyshev fit of (exp(r)-1-r)/r^2 of degree 4 with float
-   coefficients (fit error 6.5e-8 on q, < 2^-27 on exp). */
-#define MG_EXP_MAGIC 0x1.8000fep23f /* 1.5 * 2^23 + 127 */
-MG_ALWAYS_INLINE mg_vf MG_FN_(exp_reduced)(mg_vf xc, mg_vf *kf_out, mg_vf *kbits_out) {
-    const mg_vf one = mg_set(1.0f);
+/* exp(xc) = p 2^m, table-driven. k = round(16 xc / ln2) = 16 m + j (0 <= j < 16) by the
+   1.5 * 2^23 rounding trick: the bits of the sum kbits are 0x4B400000 + k, so j is in their
+   low 4 bits (mg_table16 looks up with them) and 2^m is an add to an exponent field
+   (mg_add_k16_exponent). r = xc - k ln2/16 with ln2/16 = L_hi + L_lo; fma(k, -L_hi, xc) is
+   exact (L_hi is a multiple of 2^-25 and |r| < 2^-5, so for |xc| >= 2^-6 the difference
+   is a multiple of 2^-29 below 2^-5, and for |xc| < 2^-6, k = 0). On |r| <= ln2/32,
+   exp(r) = 1 + s with s = r + c2 r^2 + c3 r^3 (minimax, relative error 1.6e-9 = 2^-29.2),
+   and 2^(j/16) = T_j (1 + rho_j) to 2^-48 (T_j = 2^(j/16) rounded to float), so
+     p = 2^(j/16) exp(r) = fma(T_j, s', T_j),  s' = s + rho_j = fma(r^2, c3 r + c2, r + rho_j)
+   rounds once at the end; the rest adds under 0.01 ulp. Against a degree-6 polynomial on
+   |r| <= ln2/2 this is two multiply-adds fewer per element. */
+#define MG_EXP_MAGIC 0x1.8p23f /* 1.5 * 2^23 */
+static const float MG_FN_(exp2_j16)[16] = { /* T_j = 2^(j/16) rounded to float */
+    0x1.000000p+0f, 0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fe0p+0f, 0x1.3dea64p+0f,
+    0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
+    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
+/* The same T_j with j << 19 taken off their bits: adding kbits << 19 = (m << 23) + (j << 19)
+   to them gives T_j 2^m (see mg_add_k16_exponent), one integer op fewer than m << 23 */
+static const float MG_FN_(exp2_j16_less_j)[16] = {
+    0x1.000000p+0f, 0x1.fb5586p-1f, 0x1.f72b84p-1f, 0x1.f387a6p-1f, 0x1.f06fe0p-1f, 0x1.edea64p-1f,
+    0x1.ebfdaep-1f, 0x1.eab07ep-1f, 0x1.ea09e6p-1f, 0x1.ea1148p-1f, 0x1.eace54p-1f, 0x1.ec4918p-1f,
+    0x1.ee89fap-1f, 0x1.f199bep-1f, 0x1.f5818ep-1f, 0x1.fa4afap-1f};
+static const float MG_FN_(exp2_j16_rho)[16] = { /* rho_j = (2^(j/16) - T_j) / T_j rounded */
+    0.0f,             0x1.8d96d4p-25f,  -0x1.9c0c22p-27f, 0x1.964904p-25f,  0x1.125002p-25f,  0x1.370be4p-25f,
+    -0x1.0a3550p-25f, -0x1.00d8acp-27f, 0x1.26055cp-26f,  -0x1.05cb44p-25f, 0x1.67a1cap-28f,  0x1.a3b5e4p-28f,
+    -0x1.f9c304p-27f, -0x1.6961b4p-28f, -0x1.a5217cp-28f, 0x1.61428ep-28f};
+/* s' = s + rho_j (see above) and kbits, from which both paths take T_j and m */
+MG_ALWAYS_INLINE mg_vf MG_FN_(exp_reduced)(mg_vf xc, mg_vf *kbits_out) {
     const mg_vf magic = mg_set(MG_EXP_MAGIC);
-    const mg_vf kbits = mg_fma(xc, mg_set(0x1.715476p+0f) /* log2(e) */, magic);
+    const mg_vf kbits = mg_fma(xc, mg_set(0x1.715476p+4f) /* 16 / ln2 */, magic);
     const mg_vf kf = mg_sub(kbits, magic);
-    mg_vf r = mg_fma(kf, mg_set(-0x1.62e430p-1f) /* -ln2_hi */, xc);
-    r = mg_fma(kf, mg_set(0x1.05c610p-29f) /* -ln2_lo */, r);
-    mg_vf q = mg_fma(mg_set(0x1.6d10fcp-10f), r, mg_set(0x1.120b62p-7f));
-    q = mg_fma(q, r, mg_set(0x1.55551ap-5f));
-    q = mg_fma(q, r, mg_set(0x1.5554dep-3f));
-    q = mg_fma(q, r, mg_set(0x1.000000p-1f));
-    *kf_out = kf;
+    mg_vf r = mg_fma(kf, mg_set(-0x1.62e430p-5f) /* -L_hi */, xc);
+    r = mg_fma(kf, mg_set(0x1.05c610p-33f) /* -L_lo */, r);
+    const mg_vf r_rho = mg_add(r, mg_table16(MG_FN_(exp2_j16_rho), kbits));
+    const mg_vf cubic = mg_fma(mg_set(0x1.555a7ap-3f) /* c3 */, r, mg_set(0x1.000224p-1f) /* c2 */);
     *kbits_out = kbits;
-    return mg_fma(mg_fma(q, r, one), r, one);
+    return mg_fma(mg_mul(r, r), cubic, r_rho);
 }
 
 /* The general path: every input. Defines the result of every lane:
-     y = RN(t g 2^K), K = k in the low region and 0 elsewhere, rounded once;
+     y = RN(t g 2^K), K = m in the low region and 0 elsewhere, rounded once;
    x = +-inf or NaN, g = NaN, or inf * 0 give one canonical quiet NaN. */
 MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
     const mg_vf xc = mg_min(mg_max(x, mg_set(MG_X_MIN)), mg_set(MG_X_MAX));
-    mg_vf kf, kbits;
-    const mg_vf p = MG_FN_(exp_reduced)(xc, &kf, &kbits);
-    const mg_vi k = mg_to_int(kf);
+    mg_vf kbits;
+    const mg_vf s_rho = MG_FN_(exp_reduced)(xc, &kbits);
+    const mg_vf t_j = mg_table16(MG_FN_(exp2_j16), kbits);
+    const mg_vf p = mg_fma(t_j, s_rho, t_j);
+    const mg_vi m = mg_k16_high(kbits); /* exp(xc) = p 2^m */
     /* e = exp(xc) for the polynomials; below x = -86.6 it is held at p 2^-125 (a normal
        number: subnormal operands are slow), which changes nothing: there the correction
        R it feeds is below 2^-100 of the anchor c = 1 + x */
-    const mg_vf e = mg_mul(p, mg_pow2(mg_max_i(k, mg_set_i(-125))));
+    const mg_vf e = mg_mul(p, mg_pow2(mg_max_i(m, mg_set_i(-125))));
     const mg_vm low = mg_lt(xc, mg_set(MG_SPLIT_LOW));
     const mg_vf t = MG_FN_(anchored)(xc, e, low, p);
-    const mg_vf y = mg_mul_scaled_round_once(t, g, mg_keep_i(low, k));
+    const mg_vf y = mg_mul_scaled_round_once(t, g, mg_keep_i(low, m));
     const mg_vm finite_x = mg_lt(mg_abs(x), mg_set(INFINITY));
     return mg_select(mg_mask_and(finite_x, mg_ordered(y, y)), y, mg_set(NAN));
 }
@@ -161,7 +180,8 @@ MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
 /* The fast path, in two stages (exp, then the rest) so that the loops can run the exp of
    the next pair of vectors alongside the rest of this pair: both are long dependency
    chains, and interleaving them keeps the out-of-order window busy (about 30% faster
-   than one vector after the other; running further ahead gained nothing). */
+   than one vector after the other; running further ahead, or three vectors at a time,
+   gained nothing). */
 #define MG_FAST_X_MIN -40.0f
 typedef struct {
     mg_vf x, xc, e;
@@ -169,48 +189,45 @@ typedef struct {
 
 MG_ALWAYS_INLINE MG_FN_(stage) MG_FN_(fast_exp)(mg_vf x) {
     MG_FN_(stage) s;
-    mg_vf kf, kbits;
+    mg_vf kbits;
     s.x = x;
-    /* clamped below too: lanes under MG_FAST_X_MIN are redone on the general path anyway,
-       and clamping keeps their (discarded) arithmetic away from subnormal numbers, which
-       cost this CPU a microcode assist per operation (2.4x faster on x in [-100, 100]) */
-    s.xc = mg_max(mg_min(x, mg_set(MG_X_MAX)), mg_set(MG_FAST_X_MIN));
-    const mg_vf p = MG_FN_(exp_reduced)(s.xc, &kf, &kbits);
-    s.e = mg_mul_pow2_exact(p, kf, kbits);
+    /* Clamped above only. Lanes below MG_FAST_X_MIN are redone on the general path, and
+       their discarded arithmetic here meets no subnormal number: 2^m enters through an
+       integer add to an exponent field, so e wraps instead. */
+    s.xc = mg_min(x, mg_set(MG_X_MAX));
+    const mg_vf s_rho = MG_FN_(exp_reduced)(s.xc, &kbits);
+    /* T_j 2^m first (an integer add off the dependency chain), then one fma: the general
+       path's p = fma(T_j, s', T_j) times 2^m, rounded alike while everything is normal */
+    const mg_vf t_j_scaled = mg_add_k16_exponent(mg_table16(MG_FN_(exp2_j16_less_j), kbits), kbits);
+    s.e = mg_fma(t_j_scaled, s_rho, t_j_scaled);
     return s;
 }
 
-/* For x >= MG_FAST_X_MIN (k >= -58): e = p 2^k is a normal float, so e + 2, e + 4 and
-   every polynomial term are the general path's; the low region's e R and
-   t = fma(e, c, e R) are normal (|e R| ~ |x| e^2 > 2^-120, |t| >= ~1e-8 even at the
-   root of mish'), so each is the general path's p R or t times 2^k, rounded alike; and
-   y = t g is the general path's single rounding of the same exact product. */
+/* For x >= MG_FAST_X_MIN (m >= -58): e = p 2^m is a normal float, so e + 2, e + 4 and
+   every polynomial term are the general path's; the low region's e / d^2, num e / d^2 and
+   t = fma(e, c, num e / d^2) are normal (|num e / d^2| ~ |x| e^2 > 2^-120, |t| >= ~1e-8
+   even at the root of mish'), so each is the general path's value times 2^m, rounded
+   alike; and y = t g is the general path's single rounding of the same exact product. */
 MG_ALWAYS_INLINE mg_vf MG_FN_(fast_rest)(MG_FN_(stage) s, mg_vf g) {
     const mg_vm low = mg_lt(s.xc, mg_set(MG_SPLIT_LOW));
     return mg_mul(MG_FN_(anchored)(s.xc, s.e, low, s.e), g);
 }
 
-/* Whether the fast path's results y0, y1 for x0, x1 stand: every x in
-   [MG_FAST_X_MIN, +inf) and no y NaN. Checked for two vectors at once: x - x is NaN
-   exactly for x = NaN or +-inf (x0 + x1 may also overflow to inf, and y0 + y1 be
-   inf - inf: both only send a pair to the general path needlessly), and the min of the
-   two x (which is x1 when either is NaN) is below the bound if either x is. */
-MG_ALWAYS_INLINE int MG_FN_(pair_fast)(mg_vf x0, mg_vf x1, mg_vf y0, mg_vf y1) {
-    const mg_vf x_sum = mg_add(x0, x1);
-    const mg_vm in_range = mg_le(mg_set(MG_FAST_X_MIN), mg_min(x0, x1));
-    return mg_all(mg_mask_and(in_range, mg_ordered(mg_add(y0, y1), mg_sub(x_sum, x_sum))));
-}
-
-MG_ALWAYS_INLINE mg_vf MG_FN_(grad_fast)(mg_vf g, mg_vf x, int *all_fast) {
-    const mg_vf y = MG_FN_(fast_rest)(MG_FN_(fast_exp)(x), g);
-    *all_fast = MG_FN_(pair_fast)(x, x, y, y);
-    return y;
+/* Whether the fast path may take two vectors, from their inputs alone: every x in
+   [MG_FAST_X_MIN, +inf) and every g finite. Then t is finite and y = t g is never NaN,
+   so the general path would give the same bits. (sum) * 0 is +-0 when the sum of the four
+   is finite and NaN when any of them is NaN or infinite (or the sum overflows, which only
+   sends a pair to the general path needlessly); added to min(x0, x1) it leaves the minimum
+   to compare against the bound, or makes the ordered compare fail. */
+MG_ALWAYS_INLINE int MG_FN_(pair_fast)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) {
+    const mg_vf sum = mg_add(mg_add(x0, x1), mg_add(g0, g1));
+    const mg_vf min_or_nan = mg_fma(sum, mg_set(0.0f), mg_min(x0, x1));
+    return mg_all(mg_le(mg_set(MG_FAST_X_MIN), min_or_nan));
 }
 
 MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
-    int all_fast;
-    const mg_vf y = MG_FN_(grad_fast)(g, x, &all_fast);
-    return all_fast ? y : MG_FN_(grad_general)(g, x);
+    if (!MG_FN_(pair_fast)(x, x, g, g)) return MG_FN_(grad_general)(g, x);
+    return MG_FN_(fast_rest)(MG_FN_(fast_exp)(x), g);
 }
 
 /* ---- the loops: pairs of vectors (software-pipelined), then one, then a partial one ---- */
@@ -236,10 +253,11 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
                     next0 = MG_FN_(fast_exp)(LOAD(x + i + 2 * MG_LANES));                \
                     next1 = MG_FN_(fast_exp)(LOAD(x + i + 3 * MG_LANES));                \
                 }                                                                        \
-                const mg_vf y0 = MG_FN_(fast_rest)(cur0, LOAD(grad + i));                \
-                const mg_vf y1 = MG_FN_(fast_rest)(cur1, LOAD(grad + i + MG_LANES));     \
-                fast = MG_FN_(pair_fast)(cur0.x, cur1.x, y0, y1);                        \
+                const mg_vf g0 = LOAD(grad + i), g1 = LOAD(grad + i + MG_LANES);         \
+                fast = MG_FN_(pair_fast)(cur0.x, cur1.x, g0, g1);                        \
                 if (!fast) break;                                                        \
+                const mg_vf y0 = MG_FN_(fast_rest)(cur0, g0);                            \
+                const mg_vf y1 = MG_FN_(fast_rest)(cur1, g1);                            \
                 STORE(out + i, y0);                                                      \
                 STORE(out + i + MG_LANES, y1);                                           \
                 if (!have_next) break;                                                   \

@@ -41,22 +41,29 @@ static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) {
     return _mm256_blendv_ps(if_false, if_true, m);
 }
 
-static inline mg_vi mg_to_int(mg_vf a) { return _mm256_cvtps_epi32(a); }
 static inline mg_vf mg_pow2(mg_vi k) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
 }
-static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm256_sub_epi32(a, b); }
-static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm256_add_epi32(a, b); }
 static inline mg_vi mg_set_i(int32_t value) { return _mm256_set1_epi32(value); }
 
 static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return _mm256_max_epi32(a, b); }
 static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return _mm256_and_si256(_mm256_castps_si256(m), k); }
 static inline int mg_all(mg_vm m) { return _mm256_movemask_ps(m) == 0xFF; }
 
-/* see mg_simd_scalar.h: 2^k from the low bits of kbits, exact product when normal */
-static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
-    (void)kf;
-    return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(kbits), 23)));
+/* The exp's table index, see mg_simd_scalar.h. 16 entries are two 8-entry permutes, chosen
+   by bit 3 of j (moved to the sign bit for blendv). */
+static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
+    const __m256i j = _mm256_castps_si256(kbits);
+    const __m256 low8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), j);
+    const __m256 high8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 8), j);
+    return _mm256_blendv_ps(low8, high8, _mm256_castsi256_ps(_mm256_slli_epi32(j, 28)));
+}
+static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) {
+    return _mm256_castsi256_ps(
+        _mm256_add_epi32(_mm256_castps_si256(v), _mm256_slli_epi32(_mm256_castps_si256(kbits), 19)));
+}
+static inline mg_vi mg_k16_high(mg_vf kbits) {
+    return _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(kbits), 4), _mm256_set1_epi32(0x04B40000));
 }
 /* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
 static inline __m128 mg_scaled_half_(__m128 t, __m128 g, __m128i k) {

@@ -42,22 +42,26 @@ static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) {
     return _mm512_mask_blend_ps(m, if_false, if_true);
 }
 
-static inline mg_vi mg_to_int(mg_vf a) { return _mm512_cvtps_epi32(a); }
 static inline mg_vf mg_pow2(mg_vi k) {
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k, _mm512_set1_epi32(127)), 23));
 }
-static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm512_sub_epi32(a, b); }
-static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm512_add_epi32(a, b); }
 static inline mg_vi mg_set_i(int32_t value) { return _mm512_set1_epi32(value); }
 
 static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return _mm512_max_epi32(a, b); }
 static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return _mm512_maskz_mov_epi32(m, k); }
 static inline int mg_all(mg_vm m) { return m == (mg_vm)0xFFFF; }
 
-/* p * 2^k, exact when normal: vscalefps does it in one instruction from the float k */
-static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
-    (void)kbits;
-    return _mm512_scalef_ps(p, kf);
+/* The exp's table index, see mg_simd_scalar.h: vpermps reads only the low 4 bits of each
+   index, so kbits is the index as it stands. */
+static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
+    return _mm512_permutexvar_ps(_mm512_castps_si512(kbits), _mm512_loadu_ps(table));
+}
+static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) {
+    return _mm512_castsi512_ps(
+        _mm512_add_epi32(_mm512_castps_si512(v), _mm512_slli_epi32(_mm512_castps_si512(kbits), 19)));
+}
+static inline mg_vi mg_k16_high(mg_vf kbits) {
+    return _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(kbits), 4), _mm512_set1_epi32(0x04B40000));
 }
 /* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
 static inline __m256 mg_scaled_half_(__m256 t, __m256 g, __m256i k) {

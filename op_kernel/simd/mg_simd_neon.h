@@ -39,22 +39,33 @@ static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return vandq_u32(vceqq_f32(a,
 static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return vandq_u32(a, b); }
 static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) { return vbslq_f32(m, if_true, if_false); }
 
-static inline mg_vi mg_to_int(mg_vf a) { return vcvtnq_s32_f32(a); }
 static inline mg_vf mg_pow2(mg_vi k) {
     return vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(k, vdupq_n_s32(127)), 23));
 }
-static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return vsubq_s32(a, b); }
-static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return vaddq_s32(a, b); }
 static inline mg_vi mg_set_i(int32_t value) { return vdupq_n_s32(value); }
 
 static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return vmaxq_s32(a, b); }
 static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return vandq_s32(vreinterpretq_s32_u32(m), k); }
 static inline int mg_all(mg_vm m) { return vminvq_u32(m) != 0; }
 
-/* see mg_simd_scalar.h: 2^k from the low bits of kbits, exact product when normal */
-static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
-    (void)kf;
-    return vmulq_f32(p, vreinterpretq_f32_u32(vshlq_n_u32(vreinterpretq_u32_f32(kbits), 23)));
+/* The exp's table index, see mg_simd_scalar.h. The 16 floats are a 64-byte table for one
+   tbl lookup: lane bytes 4j .. 4j + 3. */
+static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
+    const uint32x4_t j4 = vshlq_n_u32(vandq_u32(vreinterpretq_u32_f32(kbits), vdupq_n_u32(15)), 2);
+    const uint32x4_t byte_index = vmlaq_u32(vdupq_n_u32(0x03020100u), j4, vdupq_n_u32(0x01010101u));
+    uint8x16x4_t bytes;
+    bytes.val[0] = vld1q_u8((const uint8_t *)table);
+    bytes.val[1] = vld1q_u8((const uint8_t *)(table + 4));
+    bytes.val[2] = vld1q_u8((const uint8_t *)(table + 8));
+    bytes.val[3] = vld1q_u8((const uint8_t *)(table + 12));
+    return vreinterpretq_f32_u8(vqtbl4q_u8(bytes, vreinterpretq_u8_u32(byte_index)));
+}
+static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) {
+    return vreinterpretq_f32_u32(
+        vaddq_u32(vreinterpretq_u32_f32(v), vshlq_n_u32(vreinterpretq_u32_f32(kbits), 19)));
+}
+static inline mg_vi mg_k16_high(mg_vf kbits) {
+    return vsubq_s32(vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_f32(kbits), 4)), vdupq_n_s32(0x04B40000));
 }
 /* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
 static inline float64x2_t mg_scale_f64_(int32x2_t k) {

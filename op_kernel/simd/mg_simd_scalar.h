@@ -45,12 +45,8 @@ static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return !isnan(a) && !isnan(b)
 static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return a && b; }
 static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) { return m ? if_true : if_false; }
 
-/* Integer-valued float in [-2^22, 2^22] to int32 (exact). */
-static inline mg_vi mg_to_int(mg_vf a) { return (int32_t)a; }
 /* 2^k as a float for k in [-126, 127] (exact, built in the exponent field). */
 static inline mg_vf mg_pow2(mg_vi k) { return mg_float_((uint32_t)(k + 127) << 23); }
-static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return a - b; }
-static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return a + b; }
 static inline mg_vi mg_set_i(int32_t value) { return value; }
 
 static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return a > b ? a : b; }
@@ -59,13 +55,15 @@ static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return m ? k : 0; }
 /* true when the mask holds in every lane */
 static inline int mg_all(mg_vm m) { return m != 0; }
 
-/* p * 2^k for an integer-valued kf = k, when the product is a normal float (so exact).
-   kbits is a float whose bit pattern ends in (k + 127) in its low 9 bits (the exp
-   rounding trick leaves it there), so shifting it up by 23 builds 2^k in one step. */
-static inline mg_vf mg_mul_pow2_exact(mg_vf p, mg_vf kf, mg_vf kbits) {
-    (void)kf;
-    return p * mg_float_(mg_bits_(kbits) << 23);
-}
+/* The exp's table index: kbits is a float whose bits are 0x4B400000 + k, k = 16 m + j with
+   0 <= j < 16 (the rounding trick in exp_reduced leaves them there).
+   mg_table16: table[j], from the low 4 bits.
+   mg_add_k16_exponent: the bits of v plus kbits << 19 = (m << 23) + (j << 19) (mod 2^32):
+   with v = T_j minus j << 19 (exp2_j16_less_j) that is T_j 2^m, exact while it is normal.
+   mg_k16_high: m, from the bits above j. */
+static inline mg_vf mg_table16(const float table[16], mg_vf kbits) { return table[mg_bits_(kbits) & 15u]; }
+static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) { return mg_float_(mg_bits_(v) + (mg_bits_(kbits) << 19)); }
+static inline mg_vi mg_k16_high(mg_vf kbits) { return (int32_t)(mg_bits_(kbits) >> 4) - 0x04B40000; }
 /* t * g * 2^k rounded once to float (round to nearest-even, into the subnormals too):
    in double the product of two floats is exact (48 significant bits) and, for
    k >= -300, scaling it stays far above double's subnormals, so only the final
