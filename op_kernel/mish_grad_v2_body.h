@@ -74,7 +74,6 @@
 /* c0 = 0.6f, the middle region's anchor, and the exact float constants derived from it */
 #define MG_C0 0x1.333334p-1f          /* 0.6f */
 #define MG_1_MINUS_C0 0x1.999998p-2f  /* 1 - c0, exact */
-#define MG_6_MINUS_8C0 0x1.333330p+0f /* 6 - 8 c0, exact */
 #define MG_4_MINUS_8C0 -0x1.9999a0p-1f /* 4 - 8 c0, exact */
 #define MG_MINUS_4C0 -0x1.333334p+1f  /* -4 c0, exact */
 
@@ -84,8 +83,8 @@
              num = -c e^4 + (1 - 4c) e^3 + (4 - 8c) e^2 + (4x + 6 - 8c) e   (+ 0)
      middle: c = c0;  num = e N(e) - c0 d^2
      high:   c = 1;   num = (4x - 2) e^2 + (4x - 4) e - 4
-   num = (((a4 e + a3) e + a2) e + a1) e + a0, each a_i exact or one rounding from x, built
-   with fmas and selects (no table lookups: they were slower on both x86 paths). R's
+   num = (((a4 e + a3) e + a2) e + a1) e + a0, each a_i exact or one or two roundings from x,
+   built with fmas and selects (no table lookups: they were slower on both x86 paths). R's
    denominator d^2 = (e (e + 2) + 2)^2 is two roundings of a sum of positive terms. */
 MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_factor) {
     const mg_vf one = mg_set(1.0f), zero = mg_set(0.0f);
@@ -98,13 +97,12 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_
     const mg_vf a4 = mg_sub(mg_select(low, zero, one), c);
     /* a4 e + a3 = a4 (e + 4) + [low], as a3 = 4 a4 + [low]: one fma, no a3 */
     mg_vf num = mg_fma(a4, e4, low_flag);
-    /* a2 = -8x - 4 (low), 4x + 6 - 8c (else); a1 = -4x - 2 (low), 4x + 4 - 8c (else):
-       each one fma, x times a power of two being exact, so each rounds once as
-       RN(b + 4x) does */
-    const mg_vf a2 = mg_fma(xc, mg_select(low, mg_set(-8.0f), mg_set(4.0f)),
-                            mg_select(low, mg_set(-4.0f), mg_select(high, mg_set(-2.0f), mg_set(MG_6_MINUS_8C0))));
+    /* a1 = -4x - 2 (low), 4x + 4 - 8c (else): one fma, rounding once (4x is exact).
+       a2 = -8x - 4 = 2 a1 (low, exact), 4x + 6 - 8c = a1 + 2 (else, one more rounding):
+       one add, a1 + a1 or a1 + 2 */
     const mg_vf a1 = mg_fma(xc, mg_select(low, mg_set(-4.0f), mg_set(4.0f)),
                             mg_select(low, mg_set(-2.0f), mg_select(high, mg_set(-4.0f), mg_set(MG_4_MINUS_8C0))));
+    const mg_vf a2 = mg_add(a1, mg_select(low, a1, mg_set(2.0f)));
     const mg_vf a0 = mg_select(low, zero, mg_select(high, mg_set(-4.0f), mg_set(MG_MINUS_4C0)));
     num = mg_fma(num, e, a2);
     num = mg_fma(num, e, a1);
