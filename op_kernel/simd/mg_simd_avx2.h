@@ -35,6 +35,7 @@ static inline mg_vf mg_max(mg_vf a, mg_vf b) { return _mm256_max_ps(a, b); }
 
 static inline mg_vm mg_lt(mg_vf a, mg_vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline mg_vm mg_le(mg_vf a, mg_vf b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+static inline mg_vm mg_ne(mg_vf a, mg_vf b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }
 static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return _mm256_cmp_ps(a, b, _CMP_ORD_Q); }
 static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return _mm256_and_ps(a, b); }
 static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) {

@@ -35,6 +35,7 @@ static inline mg_vf mg_max(mg_vf a, mg_vf b) { return vbslq_f32(vcgtq_f32(a, b),
 
 static inline mg_vm mg_lt(mg_vf a, mg_vf b) { return vcltq_f32(a, b); }
 static inline mg_vm mg_le(mg_vf a, mg_vf b) { return vcleq_f32(a, b); }
+static inline mg_vm mg_ne(mg_vf a, mg_vf b) { return vmvnq_u32(vceqq_f32(a, b)); }
 static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return vandq_u32(vceqq_f32(a, a), vceqq_f32(b, b)); }
 static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return vandq_u32(a, b); }
 static inline mg_vf mg_select(mg_vm m, mg_vf if_true, mg_vf if_false) { return vbslq_f32(m, if_true, if_false); }

@@ -40,6 +40,7 @@ static inline mg_vf mg_max(mg_vf a, mg_vf b) { return a > b ? a : b; }
 
 static inline mg_vm mg_lt(mg_vf a, mg_vf b) { return a < b; }
 static inline mg_vm mg_le(mg_vf a, mg_vf b) { return a <= b; }
+static inline mg_vm mg_ne(mg_vf a, mg_vf b) { return a != b; }
 /* true where neither operand is NaN */
 static inline mg_vm mg_ordered(mg_vf a, mg_vf b) { return !isnan(a) && !isnan(b); }
 static inline mg_vm mg_mask_and(mg_vm a, mg_vm b) { return a && b; }
