@@ -6,13 +6,15 @@
 /* Blocks start on 512-byte boundaries, as CANN's tiling aligns them for its DMA. */
 #define BLOCK_ALIGN_BYTES 512
 /* Below this many elements per thread, a wake-up of the pool costs more than it saves
-   (a thread hand-off is a few microseconds; the kernel does ~2-3 elements per ns). */
+   (a thread hand-off is a few microseconds; the kernel does ~4-5 elements per ns). */
 #define MIN_ELEMS_PER_THREAD 32768
-/* Blocks are claimed dynamically, so the threads finish together only if the last block is
-   short: aim for blocks of about this many elements (~5 us of kernel time), with at least
-   MIN_BLOCKS_PER_THREAD per thread (a thread slowed by a noisy neighbour hands its share to
-   the others) and at most MAX_BLOCKS_PER_THREAD (each claim is an atomic on a shared line). */
-#define TARGET_BLOCK_ELEMS 16384
+/* Blocks are claimed dynamically (in shrinking runs, see runtime/thread_pool.c), so the
+   threads finish together only if the last block is short: aim for blocks of about this
+   many elements (~2 us of kernel time), with at least MIN_BLOCKS_PER_THREAD per thread (a
+   thread slowed by a noisy neighbour hands its share to the others) and at most
+   MAX_BLOCKS_PER_THREAD. 8192 against 16384 measured the same at 1e6 and slightly better
+   at 2e5 (bench/, 2 threads). */
+#define TARGET_BLOCK_ELEMS 8192
 #define MIN_BLOCKS_PER_THREAD 4
 #define MAX_BLOCKS_PER_THREAD 64
 /* One kernel call's worth: 8192 elements = 32 KiB per f32 stream, within L1/L2 reach. */

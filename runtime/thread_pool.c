@@ -71,9 +71,23 @@ int mgrt_num_threads(void) {
     return thread_count;
 }
 
+/* Guided claiming: each claim takes a share of what is left (half of it split over the
+   threads), so a job of N blocks costs about 2 T log(N) claims instead of N, and the last
+   claims are single blocks that even out the finish. A claim is an atomic on a line the
+   other cores also write, about 0.1 us each. */
 static void run_blocks(mgrt_block_fn fn, void *ctx, int64_t count) {
-    for (int64_t b; (b = atomic_fetch_add_explicit(&the_pool.next_block, 1, memory_order_relaxed)) < count;)
-        fn(ctx, b);
+    const long long share_divisor = 2 * (long long)(the_pool.worker_count + 1);
+    long long start = atomic_load_explicit(&the_pool.next_block, memory_order_relaxed);
+    while (start < count) {
+        long long chunk = (count - start) / share_divisor;
+        if (chunk < 1) chunk = 1;
+        if (!atomic_compare_exchange_weak_explicit(&the_pool.next_block, &start, start + chunk, memory_order_relaxed,
+                                                   memory_order_relaxed))
+            continue; /* start now holds the current value */
+        const long long end = start + chunk < count ? start + chunk : count;
+        for (long long b = start; b < end; b++) fn(ctx, (int64_t)b);
+        start = atomic_load_explicit(&the_pool.next_block, memory_order_relaxed);
+    }
 }
 
 static void *worker_main(void *arg) {
