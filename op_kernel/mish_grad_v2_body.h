@@ -10,26 +10,27 @@
  *   mish'(x) = tanh(softplus(x)) + x sigmoid(x) (1 - tanh^2(softplus(x)))
  *            = n/d + 4 x e (1+e) / d^2 = e N(e) / d^2,  N = e^3 + 4e^2 + (4x+6)e + (4x+4).
  * Evaluated as written that takes ~7 roundings and reaches ~3 units of the issue-4 bound.
- * Instead each of three regions writes mish'(x) = anchor + correction, with an anchor
+ * For float32, each of three regions writes mish'(x) = anchor + correction, with an anchor
  * that is exact and a correction R = num(e) / d^2 that is small next to it, so R's
  * rounding errors shrink with R (measured worst case over every float32: 1.31 units):
  *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there;
  *   middle (x < 0.5):   mish' = 0.6f + R          -- x = +-0 and subnormal x give 0.6f;
  *   high:               mish' = 1 + R             -- R ~ 4x/e^2.
- * One exp per element, one division.
+ * One exp per element (a 16-entry table and a cubic), one division. Float16 and bfloat16
+ * results need far less (about 2^-20 of float32's value), so their tiles evaluate the
+ * textbook form with a quadratic exp (short_grad, at the end of this file).
  *
  * Two paths, one result. The general path (grad_general) takes every input and defines
- * every result: with exp(x) = p 2^k it forms t = P (c + R) with P = p in the low region
- * (1 elsewhere), and rounds y = t g 2^k once (in double, where the product is exact), so
+ * every result: with exp(x) = p 2^m it forms t = P (c + R) with P = p in the low region
+ * (1 elsewhere), and rounds y = t g 2^m once (in double, where the product is exact), so
  * the subnormal tail (x < -87.3) and huge gradients are rounded once, not twice. The fast
- * path (fast_exp + fast_rest) is the same sequence with 2^k folded into P = e = p 2^k up
- * front; for x >= -40 every value it rounds is the general path's value times 2^k and a
+ * path (fast_exp + fast_rest) is the same sequence with 2^m folded into P = e = p 2^m up
+ * front; for x >= -40 every value it rounds is the general path's value times 2^m and a
  * normal float, so each lane's bits are the general path's (see fast_rest). The loops
  * run the fast path and send any vector pair with a lane outside its domain (x < -40,
- * NaN or inf, a NaN result) to the general path. Typical data (the bench's x in [-8, 8])
- * never leaves the fast path; x spread over [-100, 100] sends nearly every pair over and
- * runs at about a quarter of that speed (still faster than the single-path kernel was,
- * which paid for subnormal operands there).
+ * NaN or inf x or g) to the general path. Typical data (the bench's x in [-8, 8]) never
+ * leaves the fast path; x spread over [-100, 100] sends nearly every pair over and runs
+ * at about a third of that speed.
  */
 
 #ifndef MG_ISA_NAME

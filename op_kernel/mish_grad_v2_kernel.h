@@ -4,8 +4,9 @@
  *   out[i] = grad[i] * mish'(x[i])
  *
  * computed in float32 for all three dtypes (16-bit inputs widened exactly, results rounded
- * to nearest-even). Every ISA path runs the same sequence of IEEE operations, so their
- * results are identical bit for bit. `out` may be the same pointer as `grad` or `x`
+ * to nearest-even; float32 held to 2 units of its error measure, the 16-bit dtypes by a
+ * shorter evaluation to within 1 ulp of their format). Every ISA path runs the same
+ * sequence of IEEE operations, so their results are identical bit for bit. `out` may be the same pointer as `grad` or `x`
  * (in-place); no other overlap is allowed. No element outside [0, n) is read or written.
  */
 #ifndef MISH_GRAD_V2_KERNEL_H_
