@@ -656,9 +656,15 @@ static void run_case(const options *opt, int dt, int64_t n, aclrtStream stream, 
         double others_before = other_processes_cpu_seconds(), rep_start = now_seconds();
         for (int k = 0; k < active; ++k) {
             int who = order[(k + r) % active];
-            /* Let the other contender's threads stop spinning (libgomp spins ~1 ms after
-               a parallel region) before this one takes the two cores. */
-            sleep_seconds(0.002);
+            /* Let the other contender's threads stop spinning before this one takes the
+               cores: after a parallel region libgomp spins GOMP_SPINCOUNT (300000 by
+               default) pause loops, about 5 ms on this Zen 5, and a 2 ms pause let those
+               spinners take a core from the next contender (measured: ours at 1e6 lost a
+               third when it ran right after oneDNN). */
+            sleep_seconds(0.010);
+            /* then an untimed tenth of the batch: its threads wake up (a sleeping vCPU
+               takes tens of microseconds) and settle on their cores before the clock runs */
+            time_batch(&c, who, calls[who] / 10 + 1);
             samples[who][r] = time_batch(&c, who, calls[who]);
             if (who == C_OURS) ours_calls += calls[who];
         }
@@ -726,7 +732,7 @@ static void usage(FILE *f)
             "  --dtypes LIST    f32,f16,bf16 (default all)\n"
             "  --sizes LIST     element counts, e.g. 1e3,1e6,3e7 (default 1e3,1e4,1e5,1e6,1e7,3e7,1e8)\n"
             "  --reps N         repetitions per contender, median reported (default 11)\n"
-            "  --batch-ms MS    each repetition times calls for about MS ms (default 10)\n"
+            "  --batch-ms MS    each repetition times calls for about MS ms (default 40)\n"
             "  --threads N      run with MISHGRAD_NUM_THREADS=N and OMP_NUM_THREADS=N\n"
             "  --isa NAME       run with MISHGRAD_ISA=NAME (scalar, avx2, avx512, neon, auto)\n"
             "  --csv FILE       append one row per case to FILE\n"
@@ -782,7 +788,9 @@ static void parse_options(int argc, char **argv, options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->reps = 11;
-    opt->batch_seconds = 0.010;
+    /* 40 ms: with 10 ms batches, how a contender's threads happened to wake and land on
+       the two vCPUs after the settling pause swung single results by up to 2x */
+    opt->batch_seconds = 0.040;
     opt->use_onednn = 1;
     opt->use_kernel = 1;
     opt->check = 1;
