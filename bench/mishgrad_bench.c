@@ -5,7 +5,9 @@
  *   ours     the full two-phase call a CANN program makes:
  *            aclnnMishBackwardGetWorkspaceSize + aclnnMishBackward + aclrtSynchronizeStream
  *   roof     y = g * x over the same three arrays, on a small pthread pool of its own: the
- *            most a memory-bound elementwise op can reach here (read 2 arrays, write 1)
+ *            most a memory-bound elementwise op can reach here (read 2 arrays, write 1);
+ *            outputs of 1 MiB or more per thread are written with streaming stores, as the
+ *            library writes them
  *   onednn   oneDNN's eltwise_mish backward_data on src (only when built with oneDNN)
  *   kernel   the library's kernel called directly on one thread (only when built inside the
  *            project tree): the floor that host overhead and threading are judged against
@@ -28,6 +30,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +297,30 @@ static void roof_chunk(roof_pool *pool, int index)
     int64_t end = lines * (index + 1) / pool->thread_count * per_line;
     if (end > pool->n) end = pool->n;
     if (begin >= end) return;
+#if defined(__SSE2__)
+    /* Outputs the library would stream (>= 1 MiB per thread, op_host/mish_grad_v2_tiling.c)
+       are streamed here too, so the roof stays the bound at large sizes instead of paying
+       the read-for-ownership the library avoids. Chunks start on cache lines of 64-byte
+       aligned arrays, so the 16-byte stores are aligned. */
+    if ((end - begin) * (int64_t)pool->elem_bytes >= ((int64_t)1 << 20) && ((uintptr_t)pool->y & 15) == 0) {
+        int64_t i = begin;
+        if (pool->elem_bytes == 4) {
+            const float *g = (const float *)pool->g, *x = (const float *)pool->x;
+            float *y = (float *)pool->y;
+            for (; i + 4 <= end; i += 4) _mm_stream_ps(y + i, _mm_mul_ps(_mm_loadu_ps(g + i), _mm_loadu_ps(x + i)));
+            for (; i < end; ++i) y[i] = g[i] * x[i];
+        } else {
+            const uint16_t *g = (const uint16_t *)pool->g, *x = (const uint16_t *)pool->x;
+            uint16_t *y = (uint16_t *)pool->y;
+            for (; i + 8 <= end; i += 8)
+                _mm_stream_si128((__m128i *)(y + i), _mm_mullo_epi16(_mm_loadu_si128((const __m128i *)(g + i)),
+                                                                      _mm_loadu_si128((const __m128i *)(x + i))));
+            for (; i < end; ++i) y[i] = (uint16_t)((uint32_t)g[i] * x[i]);
+        }
+        _mm_sfence();
+        return;
+    }
+#endif
     if (pool->elem_bytes == 4) {
         const float *restrict g = (const float *)pool->g + begin;
         const float *restrict x = (const float *)pool->x + begin;

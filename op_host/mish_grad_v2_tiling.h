@@ -20,6 +20,7 @@ typedef struct MishGradV2TilingData {
     int64_t tile_elems;    /* elements per kernel call inside a block */
     int32_t threads;       /* pool threads the blocks are spread over */
     int32_t elem_size;
+    int32_t stream_out;    /* 1: write the output with streaming stores (too large to cache) */
 } MishGradV2TilingData;
 
 /* Fills `tiling` for `total_elems` elements of `dtype` on `threads` threads. Returns

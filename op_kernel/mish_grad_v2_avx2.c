@@ -5,5 +5,4 @@
 #include "mish_grad_v2_body.h"
 #include "mish_grad_v2_isa.h"
 
-const mish_grad_v2_kernels mish_grad_v2_kernels_avx2 = {
-    "avx2", mish_grad_v2_f32_avx2, mish_grad_v2_f16_avx2, mish_grad_v2_bf16_avx2};
+const mish_grad_v2_kernels mish_grad_v2_kernels_avx2 = MG_KERNEL_TABLE("avx2");

@@ -284,6 +284,7 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
     }
 
 MG_DEFINE_TILE_(f32, float, mg_loadu, mg_storeu, mg_load_f32_n, mg_store_f32_n)
+MG_DEFINE_TILE_(f32_streamed, float, mg_loadu, mg_stream, mg_load_f32_n, mg_store_f32_n)
 
 /* ---- float16 and bfloat16: a shorter evaluation ------------------------------------------
    A 16-bit result needs its float32 value to about 2^-20, not to the 2 units float32 is
@@ -373,6 +374,37 @@ MG_ALWAYS_INLINE int MG_FN_(pair_short)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) 
 
 MG_DEFINE_TILE16_(f16, mg_load_f16, mg_store_f16, mg_load_f16_n, mg_store_f16_n)
 MG_DEFINE_TILE16_(bf16, mg_load_bf16, mg_store_bf16, mg_load_bf16_n, mg_store_bf16_n)
+MG_DEFINE_TILE16_(f16_streamed, mg_load_f16, mg_stream_f16, mg_load_f16_n, mg_store_f16_n)
+MG_DEFINE_TILE16_(bf16_streamed, mg_load_bf16, mg_stream_bf16, mg_load_bf16_n, mg_store_bf16_n)
 
 #undef MG_DEFINE_TILE16_
+
+/* ---- the streaming tiles: the same results, with the full vectors' stores streamed --------
+   For outputs too large to stay in cache (the host tiling decides): a cached store first
+   reads its line (read-for-ownership), so streaming saves a quarter of the traffic of a
+   float32 call, and the inputs keep the cache. Every full vector lands on a multiple of
+   its own size from `out`, so an `out` on an MG_STREAM_ALIGN boundary aligns them all;
+   any other `out` (a view's offset) takes the cached tile. The fence orders the streamed
+   stores before the pool's release of the job. */
+#define MG_DEFINE_STREAM_TILE_(dtype)                                                      \
+    static void MG_FN_(dtype##_stream)(const void *grad, const void *x, void *out, size_t n) {  \
+        if ((uintptr_t)out % MG_STREAM_ALIGN != 0) {                                     \
+            MG_FN_(dtype)(grad, x, out, n);                                              \
+            return;                                                                      \
+        }                                                                                \
+        MG_FN_(dtype##_streamed)(grad, x, out, n);                                       \
+        mg_stream_fence();                                                               \
+    }
+MG_DEFINE_STREAM_TILE_(f32)
+MG_DEFINE_STREAM_TILE_(f16)
+MG_DEFINE_STREAM_TILE_(bf16)
+#undef MG_DEFINE_STREAM_TILE_
+
+/* The initializer of this ISA's kernel table (mish_grad_v2_kernel.h) */
+#define MG_KERNEL_TABLE(isa_label)                                                        \
+    {                                                                                    \
+        .isa = isa_label, .f32 = MG_FN_(f32), .f16 = MG_FN_(f16), .bf16 = MG_FN_(bf16),  \
+        .f32_stream = MG_FN_(f32_stream), .f16_stream = MG_FN_(f16_stream),              \
+        .bf16_stream = MG_FN_(bf16_stream),                                              \
+    }
 #undef MG_DEFINE_TILE_

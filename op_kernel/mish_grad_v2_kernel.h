@@ -25,6 +25,12 @@ typedef struct mish_grad_v2_kernels {
     mish_grad_v2_tile_fn f32;
     mish_grad_v2_tile_fn f16;
     mish_grad_v2_tile_fn bf16;
+    /* The same results, with the output written by streaming (non-temporal) stores where
+       the ISA has them and `out` is aligned for them: for outputs too large to stay in
+       cache. They return after a store fence. */
+    mish_grad_v2_tile_fn f32_stream;
+    mish_grad_v2_tile_fn f16_stream;
+    mish_grad_v2_tile_fn bf16_stream;
 } mish_grad_v2_kernels;
 
 /* The kernels for this process: chosen once (thread-safe) from the CPU's features, or

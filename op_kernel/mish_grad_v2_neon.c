@@ -5,5 +5,4 @@
 #include "mish_grad_v2_body.h"
 #include "mish_grad_v2_isa.h"
 
-const mish_grad_v2_kernels mish_grad_v2_kernels_neon = {
-    "neon", mish_grad_v2_f32_neon, mish_grad_v2_f16_neon, mish_grad_v2_bf16_neon};
+const mish_grad_v2_kernels mish_grad_v2_kernels_neon = MG_KERNEL_TABLE("neon");

@@ -5,5 +5,4 @@
 #include "mish_grad_v2_body.h"
 #include "mish_grad_v2_isa.h"
 
-const mish_grad_v2_kernels mish_grad_v2_kernels_scalar = {
-    "scalar", mish_grad_v2_f32_scalar, mish_grad_v2_f16_scalar, mish_grad_v2_bf16_scalar};
+const mish_grad_v2_kernels mish_grad_v2_kernels_scalar = MG_KERNEL_TABLE("scalar");

@@ -43,11 +43,17 @@ aclnnStatus l0op_MishGradV2(aclOpExecutor *executor, nnop_buffer grad, nnop_buff
     aclnnStatus status = MishGradV2Tiling(numel, dtype, mgrt_num_threads(), &params.tiling);
     if (status != ACLNN_SUCCESS) return status;
     const mish_grad_v2_kernels *kernels = mish_grad_v2_kernels_get();
-    params.tile = dtype == ACL_FLOAT ? kernels->f32 : dtype == ACL_FLOAT16 ? kernels->f16 : kernels->bf16;
+    if (dtype == ACL_FLOAT)
+        params.tile = params.tiling.stream_out ? kernels->f32_stream : kernels->f32;
+    else if (dtype == ACL_FLOAT16)
+        params.tile = params.tiling.stream_out ? kernels->f16_stream : kernels->f16;
+    else
+        params.tile = params.tiling.stream_out ? kernels->bf16_stream : kernels->bf16;
     mgrt_log(MGRT_LOG_INFO, "OP",
-             "MishGradV2 tiling: %lld elements, %d thread(s), %lld block(s) of %lld, tile %lld elements, isa %s",
+             "MishGradV2 tiling: %lld elements, %d thread(s), %lld block(s) of %lld, tile %lld elements, isa %s%s",
              (long long)numel, (int)params.tiling.threads, (long long)params.tiling.block_count,
-             (long long)params.tiling.block_elems, (long long)params.tiling.tile_elems, kernels->isa);
+             (long long)params.tiling.block_elems, (long long)params.tiling.tile_elems, kernels->isa,
+             params.tiling.stream_out ? ", streaming stores" : "");
     nnop_buffer buffers[3] = {grad, x, out};
     return nnop_executor_add_step(executor, "MishGradV2", kernel_step, &params, sizeof params, buffers, 3,
                                   (uint64_t)numel);

@@ -20,6 +20,10 @@ typedef __m256 mg_vm; /* all-ones / all-zeros lanes, as the compares produce */
 static inline mg_vf mg_set(float value) { return _mm256_set1_ps(value); }
 static inline mg_vf mg_loadu(const float *p) { return _mm256_loadu_ps(p); }
 static inline void mg_storeu(float *p, mg_vf v) { _mm256_storeu_ps(p, v); }
+/* Streaming stores, see mg_simd_avx512.h */
+#define MG_STREAM_ALIGN 32
+static inline void mg_stream(float *p, mg_vf v) { _mm256_stream_ps(p, v); }
+static inline void mg_stream_fence(void) { _mm_sfence(); }
 
 static inline mg_vf mg_add(mg_vf a, mg_vf b) { return _mm256_add_ps(a, b); }
 static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return _mm256_sub_ps(a, b); }
@@ -84,24 +88,24 @@ static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
 static inline mg_vf mg_load_f16(const uint16_t *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
 }
-static inline void mg_store_f16(uint16_t *p, mg_vf v) {
-    _mm_storeu_si128((__m128i *)p, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-}
+static inline __m128i mg_f16_bits_(mg_vf v) { return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+static inline void mg_store_f16(uint16_t *p, mg_vf v) { _mm_storeu_si128((__m128i *)p, mg_f16_bits_(v)); }
+static inline void mg_stream_f16(uint16_t *p, mg_vf v) { _mm_stream_si128((__m128i *)p, mg_f16_bits_(v)); }
 static inline mg_vf mg_load_bf16(const uint16_t *p) {
     const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
     return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
 }
 /* Round to nearest-even on the 16 dropped bits (the kernel's NaN is already the canonical
    quiet one, which this keeps quiet). */
-static inline void mg_store_bf16(uint16_t *p, mg_vf v) {
+static inline __m128i mg_bf16_bits_(mg_vf v) {
     const __m256i u = _mm256_castps_si256(v);
     const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
     const __m256i rounded =
         _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb), 16);
-    const __m128i packed =
-        _mm_packus_epi32(_mm256_castsi256_si128(rounded), _mm256_extracti128_si256(rounded, 1));
-    _mm_storeu_si128((__m128i *)p, packed);
+    return _mm_packus_epi32(_mm256_castsi256_si128(rounded), _mm256_extracti128_si256(rounded, 1));
 }
+static inline void mg_store_bf16(uint16_t *p, mg_vf v) { _mm_storeu_si128((__m128i *)p, mg_bf16_bits_(v)); }
+static inline void mg_stream_bf16(uint16_t *p, mg_vf v) { _mm_stream_si128((__m128i *)p, mg_bf16_bits_(v)); }
 
 /* ---- partial vectors: n < 8 lanes, nothing read or written past them ----------------- */
 

@@ -21,6 +21,12 @@ typedef __mmask16 mg_vm;
 static inline mg_vf mg_set(float value) { return _mm512_set1_ps(value); }
 static inline mg_vf mg_loadu(const float *p) { return _mm512_loadu_ps(p); }
 static inline void mg_storeu(float *p, mg_vf v) { _mm512_storeu_ps(p, v); }
+/* Streaming (non-temporal) stores: they skip the read-for-ownership a cached store makes
+   and do not fill the cache with output; p must be MG_STREAM_ALIGN-aligned. The writer
+   ends with mg_stream_fence so they are ordered before whatever publishes the result. */
+#define MG_STREAM_ALIGN 64
+static inline void mg_stream(float *p, mg_vf v) { _mm512_stream_ps(p, v); }
+static inline void mg_stream_fence(void) { _mm_sfence(); }
 
 static inline mg_vf mg_add(mg_vf a, mg_vf b) { return _mm512_add_ps(a, b); }
 static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return _mm512_sub_ps(a, b); }
@@ -86,6 +92,7 @@ static inline __m256i mg_f16_bits_(mg_vf v) {
     return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 static inline void mg_store_f16(uint16_t *p, mg_vf v) { _mm256_storeu_si256((__m256i *)p, mg_f16_bits_(v)); }
+static inline void mg_stream_f16(uint16_t *p, mg_vf v) { _mm256_stream_si256((__m256i *)p, mg_f16_bits_(v)); }
 static inline mg_vf mg_load_bf16(const uint16_t *p) {
     const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
     return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
@@ -103,6 +110,7 @@ static inline __m256i mg_bf16_bits_(mg_vf v) {
     return _mm512_cvtepi32_epi16(rounded);
 }
 static inline void mg_store_bf16(uint16_t *p, mg_vf v) { _mm256_storeu_si256((__m256i *)p, mg_bf16_bits_(v)); }
+static inline void mg_stream_bf16(uint16_t *p, mg_vf v) { _mm256_stream_si256((__m256i *)p, mg_bf16_bits_(v)); }
 
 /* ---- partial vectors: masked loads and stores, n < 16 ---------------------------------- */
 

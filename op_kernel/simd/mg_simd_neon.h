@@ -22,6 +22,10 @@ typedef uint32x4_t mg_vm;
 static inline mg_vf mg_set(float value) { return vdupq_n_f32(value); }
 static inline mg_vf mg_loadu(const float *p) { return vld1q_f32(p); }
 static inline void mg_storeu(float *p, mg_vf v) { vst1q_f32(p, v); }
+/* No streaming stores on this path: the streaming tiles store as the others do */
+#define MG_STREAM_ALIGN 1
+static inline void mg_stream(float *p, mg_vf v) { mg_storeu(p, v); }
+static inline void mg_stream_fence(void) {}
 
 static inline mg_vf mg_add(mg_vf a, mg_vf b) { return vaddq_f32(a, b); }
 static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return vsubq_f32(a, b); }
@@ -85,6 +89,7 @@ static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
 
 static inline mg_vf mg_load_f16(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
 static inline void mg_store_f16(uint16_t *p, mg_vf v) { vst1_u16(p, vreinterpret_u16_f16(vcvt_f16_f32(v))); }
+static inline void mg_stream_f16(uint16_t *p, mg_vf v) { mg_store_f16(p, v); }
 static inline mg_vf mg_load_bf16(const uint16_t *p) {
     return vreinterpretq_f32_u32(vshlq_n_u32(vmovl_u16(vld1_u16(p)), 16));
 }
@@ -94,6 +99,7 @@ static inline void mg_store_bf16(uint16_t *p, mg_vf v) {
     const uint32x4_t rounded = vshrq_n_u32(vaddq_u32(vaddq_u32(u, vdupq_n_u32(0x7FFF)), lsb), 16);
     vst1_u16(p, vmovn_u32(rounded));
 }
+static inline void mg_stream_bf16(uint16_t *p, mg_vf v) { mg_store_bf16(p, v); }
 
 /* ---- partial vectors (n < 4) through a zeroed 4-lane buffer ---------------------------- */
 

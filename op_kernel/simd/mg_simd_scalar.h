@@ -21,6 +21,10 @@ typedef int mg_vm;      /* lane mask */
 static inline mg_vf mg_set(float value) { return value; }
 static inline mg_vf mg_loadu(const float *p) { return *p; }
 static inline void mg_storeu(float *p, mg_vf v) { *p = v; }
+/* No streaming stores on this path: the streaming tiles store as the others do */
+#define MG_STREAM_ALIGN 1
+static inline void mg_stream(float *p, mg_vf v) { mg_storeu(p, v); }
+static inline void mg_stream_fence(void) {}
 
 static inline mg_vf mg_add(mg_vf a, mg_vf b) { return a + b; }
 static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return a - b; }
@@ -129,6 +133,8 @@ static inline mg_vf mg_load_f16(const uint16_t *p) { return mg_f16_to_f32_(*p); 
 static inline void mg_store_f16(uint16_t *p, mg_vf v) { *p = mg_f32_to_f16_(v); }
 static inline mg_vf mg_load_bf16(const uint16_t *p) { return mg_bf16_to_f32_(*p); }
 static inline void mg_store_bf16(uint16_t *p, mg_vf v) { *p = mg_f32_to_bf16_(v); }
+static inline void mg_stream_f16(uint16_t *p, mg_vf v) { mg_store_f16(p, v); }
+static inline void mg_stream_bf16(uint16_t *p, mg_vf v) { mg_store_bf16(p, v); }
 
 /* One lane: a partial vector never occurs (the body's tail count is always 0). */
 static inline mg_vf mg_load_f32_n(const float *p, size_t n) { (void)n; return *p; }

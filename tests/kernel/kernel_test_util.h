@@ -40,6 +40,9 @@ static inline size_t kt_tables(const mish_grad_v2_kernels **tables, size_t capac
 static inline mish_grad_v2_tile_fn kt_fn(const mish_grad_v2_kernels *t, int dtype) {
     return dtype == 0 ? t->f32 : dtype == 1 ? t->f16 : t->bf16;
 }
+static inline mish_grad_v2_tile_fn kt_fn_stream(const mish_grad_v2_kernels *t, int dtype) {
+    return dtype == 0 ? t->f32_stream : dtype == 1 ? t->f16_stream : t->bf16_stream;
+}
 static inline const char *kt_dtype_name(int dtype) { return dtype == 0 ? "f32" : dtype == 1 ? "f16" : "bf16"; }
 static inline size_t kt_dtype_size(int dtype) { return dtype == 0 ? 4 : 2; }
 

@@ -17,8 +17,11 @@
 #include "aclnnop/aclnn_mish_backward.h"
 #include "mg_test.h"
 
-/* 3 blocks of at least 32768 elements per thread for 3 threads, plus an odd tail. */
-#define ELEMENTS 300007
+/* 3 blocks of at least 32768 elements per thread for 3 threads, plus an odd tail; large
+   enough that the float32 output streams (>= 1 MiB per thread, see the host tiling) with
+   1 and 2 threads but not 3, and the 16-bit output with 1 thread only, so the streaming
+   and the cached tiles are compared with each other too. */
+#define ELEMENTS 600011
 #define ROWS 547   /* the strided case: a [ROWS, COLS] view of a [ROWS, COLS + 3] storage */
 #define COLS 548
 
