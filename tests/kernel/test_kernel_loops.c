@@ -205,7 +205,7 @@ MG_TEST(streaming_tiles_match_scalar) {
         const size_t es = kt_dtype_size(dtype);
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
             const size_t n = sizes[si];
-            const size_t bytes = (n + CANARY) * es + 64;
+            const size_t bytes = ((n + CANARY) * es + 64 + 63) / 64 * 64; /* aligned_alloc: a multiple of 64 */
             unsigned char *g_ref = malloc(n * es + 1), *x_ref = malloc(n * es + 1), *want = malloc(n * es + 1);
             unsigned char *g = aligned_alloc(64, bytes), *x = aligned_alloc(64, bytes), *out = aligned_alloc(64, bytes);
             MG_CHECK(g_ref && x_ref && want && g && x && out);
