@@ -77,10 +77,6 @@ int mgrt_num_threads(void) {
     return thread_count;
 }
 
-/* Guided claiming: each claim takes a share of what is left (half of it split over the
-   threads), so a job of N blocks costs about 2 T log(N) claims instead of N, and the last
-   claims are single blocks that even out the finish. A claim is an atomic on a line the
-   other cores also write, about 0.1 us each. */
 /* A polite busy-wait: the pause hint lets a sibling hyperthread run and saves power */
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -106,6 +102,10 @@ static void poll_until_changed(atomic_ulong *word, unsigned long seen, int64_t b
     }
 }
 
+/* Guided claiming: each claim takes a share of what is left (half of it split over the
+   threads), so a job of N blocks costs about 2 T log(N) claims instead of N, and the last
+   claims are single blocks that even out the finish. A claim is an atomic on a line the
+   other cores also write, about 0.1 us each. */
 static void run_blocks(mgrt_block_fn fn, void *ctx, int64_t count) {
     const long long share_divisor = 2 * (long long)(the_pool.worker_count + 1);
     long long start = atomic_load_explicit(&the_pool.next_block, memory_order_relaxed);
