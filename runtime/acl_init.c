@@ -133,6 +133,7 @@ aclError aclFinalize(void) {
         mgrt_log(MGRT_LOG_WARNING, "RUNTIME",
                  "aclFinalize: released %zu stream(s) and %zu memory block(s) the program left alive",
                  streams, blocks);
+    rt_fault_disarm();
     atomic_store(&initialized, 0);
     pthread_mutex_unlock(&init_lock);
     return ACL_SUCCESS;

@@ -5,7 +5,6 @@
  * instead of heap corruption.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,41 +213,3 @@ size_t rt_memory_release_all(void) {
     pthread_mutex_unlock(&memory_lock);
     return count;
 }
-
-/* ---- the library's own allocations, with fault injection ------------------------------ */
-
-/* Allocations still allowed before one fails; negative: no fault planned. */
-static atomic_long allocations_before_fault = -1;
-
-void mgrt_fault_fail_alloc_after(long n) { atomic_store(&allocations_before_fault, n < 0 ? -1 : n); }
-
-void rt_fault_configure(void) {
-    const char *text = getenv("MISHGRAD_FAULT_ALLOC");
-    if (text == NULL || *text == '\0') return;
-    char *end = NULL;
-    long n = strtol(text, &end, 10);
-    /* Counted from 1: MISHGRAD_FAULT_ALLOC=1 fails the first allocation after aclInit. */
-    if (*end == '\0' && n >= 1) mgrt_fault_fail_alloc_after(n - 1);
-}
-
-/* 1 when this allocation is the one planned to fail. */
-static int injected_fault(void) {
-    long left = atomic_load(&allocations_before_fault);
-    while (left >= 0) {
-        long next = left == 0 ? -1 : left - 1;
-        if (atomic_compare_exchange_weak(&allocations_before_fault, &left, next)) return left == 0;
-    }
-    return 0;
-}
-
-void *mgrt_malloc(size_t bytes) {
-    if (injected_fault()) return NULL;
-    return malloc(bytes ? bytes : 1);
-}
-
-void *mgrt_calloc(size_t count, size_t bytes) {
-    if (injected_fault()) return NULL;
-    return calloc(count ? count : 1, bytes ? bytes : 1);
-}
-
-void mgrt_free(void *ptr) { free(ptr); }

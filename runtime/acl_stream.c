@@ -39,6 +39,7 @@ typedef struct task_node {
     mgrt_task_release_fn release;
     void *task;
     uint64_t sequence;
+    long injected_fault;        /* MISHGRAD_FAULT_STEP's N when this step is to fail, else 0 */
     struct task_node *next;
 } task_node;
 
@@ -71,7 +72,14 @@ static int accepting_work;
    with s->running set by the caller. */
 static void run_task_unlocked(stream *s, task_node *node) {
     pthread_mutex_unlock(&s->lock);
-    int32_t status = node->run(node->task);
+    /* A planted fault (MISHGRAD_FAULT_STEP) stands for a step that failed on the device:
+       it does not run, and the stream's error path takes over. */
+    int32_t status = node->injected_fault
+                         ? mgrt_fail(ACLNN_ERR_INNER,
+                                     "queued step %ld failed: fault injected by MISHGRAD_FAULT_STEP (the step "
+                                     "did not run)",
+                                     node->injected_fault)
+                         : node->run(node->task);
     char message[STREAM_MESSAGE_CAPACITY] = "";
     if (status != 0) snprintf(message, sizeof message, "%s", aclGetRecentErrMsg());
     uint64_t sequence = node->sequence;
@@ -340,6 +348,7 @@ int32_t mgrt_stream_submit(const char *api, aclrtStream handle, mgrt_task_run_fn
     node->run = run;
     node->release = release;
     node->task = task;
+    node->injected_fault = 0;
     node->next = NULL;
     aclError status = ACL_SUCCESS;
     /* streams_lock is held while queueing so the stream cannot be destroyed meanwhile. */
@@ -348,6 +357,7 @@ int32_t mgrt_stream_submit(const char *api, aclrtStream handle, mgrt_task_run_fn
     if (s != NULL) {
         pthread_mutex_lock(&s->lock);
         node->sequence = ++s->queued;
+        node->injected_fault = rt_fault_step_planned();
         if (s->tail != NULL)
             s->tail->next = node;
         else

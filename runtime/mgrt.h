@@ -59,14 +59,12 @@ MGRT_API const mgrt_soc_profile *mgrt_soc(void);
    ptr itself must lie inside one, or be its end). */
 MGRT_API int mgrt_range_is_live(const void *ptr, uint64_t bytes);
 
-/* The library's own allocations go through these, so a test can make the N-th one fail:
-   mgrt_fault_fail_alloc_after(n) lets n more succeed and fails the next (n < 0: never).
-   The environment variable MISHGRAD_FAULT_ALLOC=N (N >= 1) makes the N-th allocation after
-   aclInit fail. */
+/* The library's own allocations go through these, so a test can make one fail: the
+   environment variable MISHGRAD_FAULT_ALLOC=N (N >= 1), read at aclInit, makes the N-th
+   allocation after aclInit return NULL (runtime/fault_injection.c). */
 MGRT_API void *mgrt_malloc(size_t bytes);
 MGRT_API void *mgrt_calloc(size_t count, size_t bytes);
 MGRT_API void mgrt_free(void *ptr);
-MGRT_API void mgrt_fault_fail_alloc_after(long n);
 
 /* ---- streams ----------------------------------------------------------------------- */
 

@@ -9,8 +9,13 @@ void rt_log_configure(void);
 
 /* acl_memory.c: releases every live block (aclFinalize); returns how many there were. */
 size_t rt_memory_release_all(void);
-/* acl_memory.c: reads MISHGRAD_FAULT_ALLOC. */
+/* fault_injection.c: reads MISHGRAD_FAULT_ALLOC and MISHGRAD_FAULT_STEP (aclInit). */
 void rt_fault_configure(void);
+/* fault_injection.c: no fault planned any more (aclFinalize). */
+void rt_fault_disarm(void);
+/* fault_injection.c: counts one piece of work queued on a stream; when it is the one
+   MISHGRAD_FAULT_STEP planned to fail, returns its number N (>= 1), else 0. */
+long rt_fault_step_planned(void);
 
 /* acl_stream.c: streams take work from now on (aclInit). */
 void rt_streams_open(void);

@@ -1,0 +1,98 @@
+/*
+ * runtime/fault_injection.c: the library's own allocations, and the faults a test can plant
+ * in them and in queued work. Faults are chosen only by environment variables, read at
+ * aclInit (nothing here is exported for tests to call):
+ *
+ *   MISHGRAD_FAULT_ALLOC=N   the N-th internal allocation (mgrt_malloc / mgrt_calloc) after
+ *                            aclInit returns NULL, as if memory had run out (N >= 1);
+ *   MISHGRAD_FAULT_STEP=N    the N-th piece of work queued on any stream after aclInit (one
+ *                            operator launch is one; N >= 1) does not run: it fails on its
+ *                            stream with ACLNN_ERR_INNER (561000) and a message, so the
+ *                            stream's error path runs (aclrtSynchronizeStream reports it).
+ *                            A list "N,M,..." (up to 8) fails each of them.
+ *
+ * Each planned fault fires once per session. Unset, empty or malformed: no fault. Every
+ * aclInit reads both again and aclFinalize forgets them, so a test plants a fault with
+ * setenv + aclFinalize + aclInit.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "runtime_internal.h"
+
+#define MAX_PLANNED_STEPS 8
+
+/* Allocations still allowed before the planned one fails; negative: none planned. */
+static atomic_long allocations_before_fault = -1;
+/* Steps queued since aclInit, and the numbers of those planned to fail. */
+static atomic_long steps_queued;
+static atomic_long planned_steps[MAX_PLANNED_STEPS];
+static atomic_int planned_step_count;
+
+/* Reads a number >= 1 at *text, moving past it; 0 if there is none. */
+static long read_index(const char **text) {
+    char *end = NULL;
+    long n = strtol(*text, &end, 10);
+    if (end == *text || n < 1) return 0;
+    *text = end;
+    return n;
+}
+
+void rt_fault_configure(void) {
+    rt_fault_disarm();
+    const char *text = getenv("MISHGRAD_FAULT_ALLOC");
+    if (text != NULL) {
+        long n = read_index(&text);
+        /* Counted from 1: MISHGRAD_FAULT_ALLOC=1 fails the first allocation after aclInit. */
+        if (n > 0 && *text == '\0') atomic_store(&allocations_before_fault, n - 1);
+    }
+    text = getenv("MISHGRAD_FAULT_STEP");
+    if (text != NULL) {
+        long steps[MAX_PLANNED_STEPS];
+        int count = 0;
+        while (count < MAX_PLANNED_STEPS && (steps[count] = read_index(&text)) > 0) {
+            count++;
+            if (*text != ',') break;
+            text++;
+        }
+        if (*text != '\0') count = 0; /* malformed: plant nothing rather than half of it */
+        for (int i = 0; i < count; i++) atomic_store(&planned_steps[i], steps[i]);
+        atomic_store(&planned_step_count, count);
+    }
+}
+
+void rt_fault_disarm(void) {
+    atomic_store(&allocations_before_fault, -1);
+    atomic_store(&planned_step_count, 0);
+    atomic_store(&steps_queued, 0);
+}
+
+long rt_fault_step_planned(void) {
+    long step = atomic_fetch_add(&steps_queued, 1) + 1;
+    int count = atomic_load(&planned_step_count);
+    for (int i = 0; i < count; i++)
+        if (atomic_load(&planned_steps[i]) == step) return step;
+    return 0;
+}
+
+/* 1 when this allocation is the one planned to fail. */
+static int allocation_fails(void) {
+    long left = atomic_load(&allocations_before_fault);
+    while (left >= 0) {
+        long next = left == 0 ? -1 : left - 1;
+        if (atomic_compare_exchange_weak(&allocations_before_fault, &left, next)) return left == 0;
+    }
+    return 0;
+}
+
+void *mgrt_malloc(size_t bytes) {
+    if (allocation_fails()) return NULL;
+    return malloc(bytes ? bytes : 1);
+}
+
+void *mgrt_calloc(size_t count, size_t bytes) {
+    if (allocation_fails()) return NULL;
+    return calloc(count ? count : 1, bytes ? bytes : 1);
+}
+
+void mgrt_free(void *ptr) { free(ptr); }
