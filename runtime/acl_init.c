@@ -22,32 +22,31 @@ static _Thread_local int32_t current_device = -1;
 typedef struct soc_rule {
     const char *pattern;   /* exact name, or a prefix when it ends in '*' */
     const char *product;
-    int supports_bf16;
-    int supports_mish_grad;
+    mgrt_soc_generation generation;
 } soc_rule;
 
-/* The seed's product table. BFLOAT16 needs an Ascend910B-class chip or later; the
-   Atlas 200I/500 A2 (Ascend310B) does not carry this operator at all. */
+/* The products CANN names. Which dtypes each operator takes on which is the operator's
+   business (op_host/), not the runtime's. */
 static const soc_rule soc_rules[] = {
-    {"Ascend910", "Atlas training series", 0, 1},
-    {"Ascend910A", "Atlas training series", 0, 1},
-    {"Ascend910ProA", "Atlas training series", 0, 1},
-    {"Ascend910ProB", "Atlas training series", 0, 1},
-    {"Ascend910PremiumA", "Atlas training series", 0, 1},
-    {"Ascend310P*", "Atlas inference series", 0, 1},
-    {"Ascend910B1", "Atlas A2 training/inference series", 1, 1},
-    {"Ascend910B2", "Atlas A2 training/inference series", 1, 1},
-    {"Ascend910B2C", "Atlas A2 training/inference series", 1, 1},
-    {"Ascend910B3", "Atlas A2 training/inference series", 1, 1},
-    {"Ascend910B4", "Atlas A2 training/inference series", 1, 1},
-    {"Ascend910B4-1", "Atlas A2 training/inference series", 1, 1},
-    {"Ascend910_93*", "Atlas A3 training/inference series", 1, 1},
-    {"Ascend950*", "Ascend 950PR/Ascend 950DT", 1, 1},
-    {"Ascend310B*", "Atlas 200I/500 A2 inference product", 0, 0},
+    {"Ascend910", "Atlas training series", MGRT_SOC_ASCEND910},
+    {"Ascend910A", "Atlas training series", MGRT_SOC_ASCEND910},
+    {"Ascend910ProA", "Atlas training series", MGRT_SOC_ASCEND910},
+    {"Ascend910ProB", "Atlas training series", MGRT_SOC_ASCEND910},
+    {"Ascend910PremiumA", "Atlas training series", MGRT_SOC_ASCEND910},
+    {"Ascend310P*", "Atlas inference series", MGRT_SOC_ASCEND310P},
+    {"Ascend910B1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
+    {"Ascend910B2", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
+    {"Ascend910B2C", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
+    {"Ascend910B3", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
+    {"Ascend910B4", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
+    {"Ascend910B4-1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
+    {"Ascend910_93*", "Atlas A3 training/inference series", MGRT_SOC_ASCEND910_93},
+    {"Ascend950*", "Ascend 950PR/Ascend 950DT", MGRT_SOC_ASCEND950},
+    {"Ascend310B*", "Atlas 200I/500 A2 inference product", MGRT_SOC_ASCEND310B},
 };
 
 static char soc_name[64] = DEFAULT_SOC_NAME;
-static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", 1, 1};
+static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", MGRT_SOC_CPU};
 
 static int soc_matches(const char *pattern, const char *name) {
     size_t length = strlen(pattern);
@@ -62,16 +61,14 @@ static aclError select_soc_profile(void) {
         strcmp(requested, "CPU") == 0 || strcmp(requested, DEFAULT_SOC_NAME) == 0) {
         snprintf(soc_name, sizeof soc_name, "%s", DEFAULT_SOC_NAME);
         soc_profile.product = "CPU device (MishGradV2)";
-        soc_profile.supports_bf16 = 1;
-        soc_profile.supports_mish_grad = 1;
+        soc_profile.generation = MGRT_SOC_CPU;
         return ACL_SUCCESS;
     }
     for (size_t i = 0; i < sizeof soc_rules / sizeof soc_rules[0]; i++) {
         if (soc_matches(soc_rules[i].pattern, requested) && strlen(requested) < sizeof soc_name) {
             snprintf(soc_name, sizeof soc_name, "%s", requested);
             soc_profile.product = soc_rules[i].product;
-            soc_profile.supports_bf16 = soc_rules[i].supports_bf16;
-            soc_profile.supports_mish_grad = soc_rules[i].supports_mish_grad;
+            soc_profile.generation = soc_rules[i].generation;
             return ACL_SUCCESS;
         }
     }

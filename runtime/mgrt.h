@@ -44,12 +44,25 @@ MGRT_API void mgrt_log(int level, const char *module, const char *fmt, ...) MGRT
 /* 1 between aclInit and aclFinalize. */
 MGRT_API int mgrt_initialized(void);
 
+/* The product families (CANN's SoC versions), oldest first. The runtime knows only which
+   product it pretends to be; each operator decides what it accepts on which (see
+   op_host/elementwise/elementwise.h). MGRT_SOC_CPU, the default profile, is this CPU. */
+typedef enum mgrt_soc_generation {
+    MGRT_SOC_CPU = 0,          /* MishGradV2-CPU: no Ascend product */
+    MGRT_SOC_ASCEND910,        /* Atlas training series: Ascend910, 910A, 910ProA/B, 910PremiumA */
+    MGRT_SOC_ASCEND310P,       /* Atlas inference series: Ascend310P* */
+    MGRT_SOC_ASCEND310B,       /* Atlas 200I/500 A2 inference product: Ascend310B* */
+    MGRT_SOC_ASCEND910B,       /* Atlas A2 training/inference series: Ascend910B1..B4, B2C, B4-1 */
+    MGRT_SOC_ASCEND910_93,     /* Atlas A3 training/inference series: Ascend910_93* */
+    MGRT_SOC_ASCEND950,        /* Ascend 950PR / 950DT: Ascend950* */
+    MGRT_SOC_GENERATION_COUNT
+} mgrt_soc_generation;
+
 /* The product profile chosen by MISHGRAD_SOC_VERSION (read at aclInit). */
 typedef struct mgrt_soc_profile {
-    const char *soc_name;     /* what aclrtGetSocName() returns */
-    const char *product;      /* the seed's product line, for messages */
-    int supports_bf16;        /* BFLOAT16 allowed */
-    int supports_mish_grad;   /* the operator runs on this product at all */
+    const char *soc_name;            /* what aclrtGetSocName() returns */
+    const char *product;             /* the product line, for messages */
+    mgrt_soc_generation generation;
 } mgrt_soc_profile;
 MGRT_API const mgrt_soc_profile *mgrt_soc(void);
 
@@ -94,6 +107,8 @@ MGRT_API int mgrt_num_threads(void);
    another stream's work, the caller runs every block itself (never a deadlock). */
 typedef void (*mgrt_block_fn)(void *ctx, int64_t block);
 MGRT_API void mgrt_parallel_for(int64_t block_count, mgrt_block_fn fn, void *ctx);
+/* The same on at most `threads` threads, the caller included (<= 0: all of the pool's). */
+MGRT_API void mgrt_parallel_for_threads(int64_t block_count, int threads, mgrt_block_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }
