@@ -38,6 +38,7 @@ typedef struct pool {
     atomic_ulong generation;        /* bumped for every job */
     int open;                       /* workers may still join the current job */
     atomic_int active;              /* workers inside the current job (joined under lock) */
+    int max_joiners;                /* workers the current job takes at most (its threads - 1) */
     mgrt_block_fn fn;
     void *ctx;
     int64_t block_count;
@@ -106,8 +107,8 @@ static void poll_until_changed(atomic_ulong *word, unsigned long seen, int64_t b
    threads), so a job of N blocks costs about 2 T log(N) claims instead of N, and the last
    claims are single blocks that even out the finish. A claim is an atomic on a line the
    other cores also write, about 0.1 us each. */
-static void run_blocks(mgrt_block_fn fn, void *ctx, int64_t count) {
-    const long long share_divisor = 2 * (long long)(the_pool.worker_count + 1);
+static void run_blocks(mgrt_block_fn fn, void *ctx, int64_t count, int threads) {
+    const long long share_divisor = 2 * (long long)threads;
     long long start = atomic_load_explicit(&the_pool.next_block, memory_order_relaxed);
     while (start < count) {
         long long chunk = (count - start) / share_divisor;
@@ -130,7 +131,7 @@ static void *worker_main(void *arg) {
         pthread_mutex_lock(&p->lock);
         while (atomic_load(&p->generation) == seen) pthread_cond_wait(&p->job_posted, &p->lock);
         seen = atomic_load(&p->generation);
-        if (!p->open) {
+        if (!p->open || atomic_load(&p->active) >= p->max_joiners) {
             pthread_mutex_unlock(&p->lock);
             continue;
         }
@@ -138,8 +139,9 @@ static void *worker_main(void *arg) {
         mgrt_block_fn fn = p->fn;
         void *ctx = p->ctx;
         int64_t count = p->block_count;
+        int threads = p->max_joiners + 1;
         pthread_mutex_unlock(&p->lock);
-        run_blocks(fn, ctx, count);
+        run_blocks(fn, ctx, count, threads);
         if (atomic_fetch_sub(&p->active, 1) == 1) {
             /* Under the lock, so a caller between its check and its wait cannot miss it. */
             pthread_mutex_lock(&p->lock);
@@ -160,8 +162,13 @@ static void start_workers(void) {
 }
 
 void mgrt_parallel_for(int64_t block_count, mgrt_block_fn fn, void *ctx) {
+    mgrt_parallel_for_threads(block_count, 0, fn, ctx);
+}
+
+void mgrt_parallel_for_threads(int64_t block_count, int threads, mgrt_block_fn fn, void *ctx) {
     if (block_count <= 0) return;
-    if (block_count == 1 || mgrt_num_threads() == 1) {
+    if (threads <= 0 || threads > mgrt_num_threads()) threads = mgrt_num_threads();
+    if (block_count == 1 || threads == 1) {
         for (int64_t b = 0; b < block_count; b++) fn(ctx, b);
         return;
     }
@@ -175,13 +182,14 @@ void mgrt_parallel_for(int64_t block_count, mgrt_block_fn fn, void *ctx) {
     p->fn = fn;
     p->ctx = ctx;
     p->block_count = block_count;
+    p->max_joiners = threads - 1;
     atomic_store(&p->next_block, 0);
     p->open = 1;
     atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
     pthread_cond_broadcast(&p->job_posted);
     pthread_mutex_unlock(&p->lock);
 
-    run_blocks(fn, ctx, block_count);
+    run_blocks(fn, ctx, block_count, threads);
 
     /* Every block is claimed; close the job (no one joins after this) and wait for the
        workers inside it. */
