@@ -133,6 +133,7 @@ aclnnStatus nnop_view_from_tensor(const aclTensor *t, const char *api, const cha
     if (view->elem_size == 0) view->elem_size = 1;
     if (t->offset < 0) return INVALID("%s: %s has offset %lld; it must be >= 0", api, name, (long long)t->offset);
     view->offset = t->offset;
+    view->data = t->data;
     int empty = 0;
     for (int i = 0; i < view->rank; i++) {
         view->dims[i] = t->view_dims[i];
@@ -204,6 +205,23 @@ void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo
     }
     *lo = base + (uintptr_t)(view->min_elem * view->elem_size);
     *hi = base + (uintptr_t)((view->max_elem + 1) * view->elem_size);
+}
+
+int nnop_views_conflict(const nnop_view *a, const void *a_data, const nnop_view *b, const void *b_data) {
+    if (a->numel == 0 || b->numel == 0) return 0;
+    uintptr_t a_lo, a_hi, b_lo, b_hi;
+    nnop_view_byte_range(a, a_data, &a_lo, &a_hi);
+    nnop_view_byte_range(b, b_data, &b_lo, &b_hi);
+    if (!(a_lo < b_hi && b_lo < a_hi)) return 0;
+    int exact = a_lo == b_lo && a_hi == b_hi && a->contiguous && b->contiguous && a->elem_size == b->elem_size;
+    return !exact;
+}
+
+aclDataType nnop_tensor_dtype(const aclTensor *t) { return t->dtype; }
+
+uint64_t nnop_tensor_shape(const aclTensor *t, int64_t *dims, int capacity) {
+    for (uint64_t i = 0; i < t->rank && i < (uint64_t)capacity; i++) dims[i] = t->view_dims[i];
+    return t->rank;
 }
 
 /* Views spanning more elements than this are not enumerated: one that fails the quick

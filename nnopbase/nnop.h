@@ -42,12 +42,19 @@ typedef struct nnop_view {
     int64_t elem_size;
     int64_t numel;                  /* product of dims */
     int64_t offset;                 /* elements from data */
+    void *data;                     /* the tensor's storage start (aclGetRawTensorAddr) */
     int64_t dims[NNOP_MAX_RANK];
     int64_t strides[NNOP_MAX_RANK];
     int64_t min_elem, max_elem;     /* element range the view touches, relative to data */
     int64_t storage_elems;          /* product of storage dims */
     int contiguous;                 /* strides are row-major for dims (size-1 dims ignored) */
 } nnop_view;
+
+/* What an operator may read of a tensor before it validates it (CANN's checks look at
+   dtype, rank and shape before the storage): its dtype, and its rank with the first
+   `capacity` view dims copied into `dims`. `t` must not be NULL. */
+NNOP_API aclDataType nnop_tensor_dtype(const aclTensor *t);
+NNOP_API uint64_t nnop_tensor_shape(const aclTensor *t, int64_t *dims, int capacity);
 
 /* Validates `t` as argument `name` of `api` and fills `view`: rank <= NNOP_MAX_RANK, dims,
    strides and offset >= 0, no int64 overflow, the view inside its storage, the storage
@@ -58,6 +65,14 @@ NNOP_API aclnnStatus nnop_view_from_tensor(const aclTensor *t, const char *api, 
 /* The bytes [lo, hi) of memory that `view` over `data` can touch (hi == lo when empty). */
 NNOP_API void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo,
                                    uintptr_t *hi);
+
+/* The one overlap rule, for phase 1's plan and phase 2's re-check alike: 1 when `a` over
+   `a_data` and `b` over `b_data` share memory but not exactly (the same bytes, element
+   for element: dense views of one dtype with equal byte ranges), i.e. when a kernel
+   writing one while reading the other could read an element it already overwrote.
+   Exactly equal views (in-place) and disjoint ones give 0. Empty views never conflict. */
+NNOP_API int nnop_views_conflict(const nnop_view *a, const void *a_data, const nnop_view *b,
+                                 const void *b_data);
 
 /* 1 when two different elements of `view` share one memory location (a zero stride on a
    dim > 1, or strides that interleave and collide). Exact, except that a view whose strides

@@ -306,16 +306,11 @@ static aclnnStatus check_addresses(const char *api, const aclOpExecutor *e) {
     }
     for (uint32_t o = 0; o < e->output_count; o++) {
         const slot *out = &e->outputs[o];
-        if (!out->has_view || !out->direct || out->view.numel == 0) continue;
-        uintptr_t out_lo, out_hi;
-        nnop_view_byte_range(&out->view, out->data, &out_lo, &out_hi);
+        if (!out->has_view || !out->direct) continue;
         for (uint32_t i = 0; i < e->input_count; i++) {
             const slot *in = &e->inputs[i];
             if (!in->has_view || !in->direct) continue;
-            uintptr_t in_lo, in_hi;
-            nnop_view_byte_range(&in->view, in->data, &in_lo, &in_hi);
-            int overlap = in_lo < out_hi && out_lo < in_hi;
-            if (overlap && !(in_lo == out_lo && in_hi == out_hi))
+            if (nnop_views_conflict(&in->view, in->data, &out->view, out->data))
                 return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                                     "%s: refreshed addresses make %s overlap %s partially; only exact in-place "
                                     "is allowed for a planned executor (run the first phase again)",
