@@ -1,7 +1,7 @@
 /*
  * op_host/op_api/mish_grad_v2.h: L0, the MishGradV2 kernel launch (CANN's
- * l0op::MishGradV2). It tiles the element range and adds the kernel step to an executor's
- * plan; the step runs the chosen ISA's kernel over the blocks on the thread pool.
+ * l0op::MishGradV2): picks the kernel for the dtype and adds it to the plan through the
+ * elementwise layer's tiling and block runner.
  */
 #ifndef MISH_GRAD_V2_L0_H_
 #define MISH_GRAD_V2_L0_H_
