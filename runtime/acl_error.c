@@ -94,6 +94,14 @@ void mgrt_log(int level, const char *module, const char *fmt, ...) {
     va_end(args);
 }
 
+void rt_log_notice(const char *module, const char *fmt, ...) {
+    if (!mgrt_log_enabled(MGRT_LOG_ERROR)) return;
+    va_list args;
+    va_start(args, fmt);
+    log_vprint(MGRT_LOG_WARNING, module, fmt, args);
+    va_end(args);
+}
+
 void mgrt_set_recent_error(const char *message) {
     snprintf(recent_error, sizeof recent_error, "%s", message ? message : "");
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mgrt_handle.h"
 #include "runtime_internal.h"
 
 #define DEFAULT_SOC_NAME "MishGradV2-CPU"
@@ -125,6 +126,9 @@ aclError aclFinalize(void) {
     }
     /* Streams first: their queued work may still use memory. */
     size_t streams = rt_streams_destroy_all();
+    /* Then every handle the program left registered (tensors, executors, ...): one
+       warning line per kind. Before the memory: nothing they own is device memory. */
+    mgrt_handle_reclaim_all();
     size_t blocks = rt_memory_release_all();
     if (streams > 0 || blocks > 0)
         mgrt_log(MGRT_LOG_WARNING, "RUNTIME",

@@ -6,6 +6,9 @@
 
 /* acl_error.c: re-reads ASCEND_GLOBAL_LOG_LEVEL and ASCEND_SLOG_PRINT_TO_STDOUT. */
 void rt_log_configure(void);
+/* acl_error.c: a WARNING line shown at the default log level (hidden only when the log is
+   off, ASCEND_GLOBAL_LOG_LEVEL=4): what aclFinalize reclaimed. */
+void rt_log_notice(const char *module, const char *fmt, ...) MGRT_PRINTF(2, 3);
 
 /* acl_memory.c: releases every live block (aclFinalize); returns how many there were. */
 size_t rt_memory_release_all(void);
