@@ -5,8 +5,14 @@
  *   int main(void) { return mg_test_run_all(); }   (or MG_TEST_MAIN())
  *
  * Each test is a function registered at start-up; a failed check prints the file, line,
- * the expression and values, marks the test failed and goes on. The run ends with
- * "N passed, M failed" and exits non-zero if any failed.
+ * the expression and values, marks the test failed and goes on. A test that makes no check
+ * at all fails ("made no checks"): a test that cannot fail proves nothing. A test that
+ * cannot run here (a missing ISA, tool or file) calls MG_SKIP("why"), which leaves it.
+ *
+ * The run ends with "N passed, M failed, K skipped" and exits 1 if any failed (or none
+ * ran), else MG_SKIP_RETURN_CODE (77) if any was skipped, so CTest (SKIP_RETURN_CODE 77,
+ * set for every test in tests/CMakeLists.txt) reports a skip instead of a silent pass,
+ * else 0.
  */
 #ifndef MG_TEST_H_
 #define MG_TEST_H_
@@ -27,7 +33,10 @@ typedef struct {
 static mg_test_case mg_tests[MG_MAX_TESTS];
 static int mg_test_count;
 static int mg_current_failed;
+static int mg_current_skipped;
 static long mg_checks_done;
+
+#define MG_SKIP_RETURN_CODE 77
 
 static inline void mg_test_register(const char *name, mg_test_fn fn) {
     if (mg_test_count < MG_MAX_TESTS) {
@@ -50,6 +59,16 @@ static inline void mg_test_register(const char *name, mg_test_fn fn) {
         fprintf(stderr, __VA_ARGS__);                            \
         fprintf(stderr, "\n");                                   \
         mg_current_failed = 1;                                   \
+    } while (0)
+
+/* Leaves the current test as skipped (say why); only in the test's own function. */
+#define MG_SKIP(...)                                             \
+    do {                                                         \
+        printf("  skipped: ");                                   \
+        printf(__VA_ARGS__);                                     \
+        printf("\n");                                            \
+        mg_current_skipped = 1;                                  \
+        return;                                                  \
     } while (0)
 
 #define MG_CHECK(cond)                                           \
@@ -84,25 +103,35 @@ static inline void mg_test_register(const char *name, mg_test_fn fn) {
 
 /* Runs the tests whose name contains argv[1] (all without an argument). */
 static inline int mg_test_run_filtered(const char *filter) {
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < mg_test_count; i++) {
         if (filter && !strstr(mg_tests[i].name, filter)) continue;
         mg_current_failed = 0;
+        mg_current_skipped = 0;
+        long checks_before = mg_checks_done;
         mg_tests[i].fn();
+        if (!mg_current_failed && !mg_current_skipped && mg_checks_done == checks_before) {
+            fprintf(stderr, "  %s made no checks\n", mg_tests[i].name);
+            mg_current_failed = 1;
+        }
         if (mg_current_failed) {
             failed++;
             fprintf(stderr, "[FAIL] %s\n", mg_tests[i].name);
+        } else if (mg_current_skipped) {
+            skipped++;
+            printf("[SKIP] %s\n", mg_tests[i].name);
         } else {
             passed++;
             printf("[ OK ] %s\n", mg_tests[i].name);
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    if (passed + failed == 0) {
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    if (passed + failed + skipped == 0) {
         fprintf(stderr, "no test ran\n");
         return 1;
     }
-    return failed ? 1 : 0;
+    if (failed) return 1;
+    return skipped ? MG_SKIP_RETURN_CODE : 0;
 }
 
 #define MG_TEST_MAIN() \
