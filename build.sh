@@ -1,46 +1,121 @@
 #!/usr/bin/env bash
-# Builds, installs and (with -u) tests MishGradV2. CMake underneath.
-#
-#   bash build.sh                 configure, build, install into ./install
-#   bash build.sh -u              the same, then run every test through CTest
-#   bash build.sh --pkg           the same, then pack the install tree into a tarball
-#   options: --prefix DIR  -j N  --build-dir DIR  --type Release|Debug|RelWithDebInfo
-#            --sanitize address,undefined|thread   --no-bench  --clean  -h
+# Builds, installs, tests and packs MishGradV2 (CMake underneath). `bash build.sh -h` lists
+# the options; the seed's own command works as written:
+#   bash build.sh --experimental --ops=mish_grad_v2 -u --opapi -j8 -O2
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-prefix="$root/install"
-build_dir="$root/build"
+prefix=${MISHGRAD_INSTALL_PREFIX:-$root/install}
+build_dir=${MISHGRAD_BUILD_DIR:-$root/build}
+pkg_dir=$root
 jobs=$(nproc 2>/dev/null || echo 2)
 build_type=Release
+optimize=""
+ops=""
 run_tests=0
 make_package=0
+cann_layout=0
 sanitize=""
 bench=ON
 clean=0
 
-usage() { sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+# The operators this project builds: ops-nn's directory names, plus the names people use.
+known_ops="mish_grad_v2 mish"
+op_name() {
+  case "$1" in
+    mish_grad_v2|mish_grad|MishGradV2|aclnnMishBackward) echo mish_grad_v2 ;;
+    mish|Mish|aclnnMish|inplace_mish|aclnnInplaceMish) echo mish ;;
+    *) return 1 ;;
+  esac
+}
+
+usage() {
+  cat <<'EOF'
+usage: bash build.sh [options]
+
+Configures, builds and installs MishGradV2 (default prefix ./install, build folder ./build).
+
+  -u, --test            then run the tests (CTest; with --ops, those of the named operators
+                        and every operator-independent test)
+  --pkg                 then pack what the install wrote (its install manifest) into
+                        MishGradV2-<version>-linux-<arch>.tar.gz, and build a Debian package
+                        (CPack DEB) installing into /usr with the multiarch library folder
+  --pkg-dir DIR         where --pkg writes the tarball and the .deb (default: the source folder)
+  --cann-layout         install CANN's toolkit layout into the prefix instead: set_env.sh,
+                        <arch>-linux/include, lib64, opp/vendors/customize_nn/op_api/{include,lib}
+  --prefix DIR          install prefix (default ./install; environment MISHGRAD_INSTALL_PREFIX)
+  --build-dir DIR       build folder (default ./build; environment MISHGRAD_BUILD_DIR)
+  -j N, -jN, --jobs N   parallel build and test jobs (default: the online CPUs)
+  -O0 .. -O3, -Os       optimisation level of every C file (default: the build type's, -O3)
+  --ops=LIST            comma-separated operators to test: mish_grad_v2 (aclnnMishBackward;
+                        also mish_grad), mish (aclnnMish, aclnnInplaceMish); default all.
+                        All operators are built: libcust_opapi is one library
+  --type T, --build-type=T
+                        Release (default), Debug or RelWithDebInfo
+  --sanitize LIST       sanitizers for the whole build: address,undefined or thread
+  --asan                the same as --sanitize address,undefined
+  --no-bench            leave out the benchmark programs
+  --clean               delete the build folder first
+  --opapi, --experimental
+                        accepted for ops-nn's command line; no effect here (there is only
+                        the operator API to build, and nothing is experimental)
+  -h, --help            this text
+EOF
+}
+
+refuse() {
+  echo "build.sh: $1" >&2
+  echo >&2
+  usage >&2
+  exit 2
+}
+
+add_ops() {
+  local name canonical
+  IFS=',' read -r -a names <<<"$1"
+  [ ${#names[@]} -gt 0 ] || refuse "--ops needs a list of operators ($known_ops)"
+  for name in "${names[@]}"; do
+    canonical=$(op_name "$name") || refuse "unknown operator '$name' in --ops (known: $known_ops)"
+    case " $ops " in *" $canonical "*) ;; *) ops="${ops:+$ops }$canonical" ;; esac
+  done
+}
+
+need_value() { [ $# -ge 2 ] && [ -n "$2" ] || refuse "option '$1' needs a value"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     -u|--test) run_tests=1 ;;
     --pkg) make_package=1 ;;
-    --prefix) prefix=$2; shift ;;
+    --pkg-dir) need_value "$@"; pkg_dir=$2; shift ;;
+    --pkg-dir=*) pkg_dir=${1#*=} ;;
+    --cann-layout) cann_layout=1 ;;
+    --prefix) need_value "$@"; prefix=$2; shift ;;
     --prefix=*) prefix=${1#*=} ;;
-    -j) jobs=$2; shift ;;
+    -j|--jobs) need_value "$@"; jobs=$2; shift ;;
     -j*) jobs=${1#-j} ;;
-    --build-dir) build_dir=$2; shift ;;
+    --jobs=*) jobs=${1#*=} ;;
+    -O0|-O1|-O2|-O3|-Os) optimize=${1#-} ;;
+    --ops) need_value "$@"; add_ops "$2"; shift ;;
+    --ops=*) add_ops "${1#*=}" ;;
+    --build-dir) need_value "$@"; build_dir=$2; shift ;;
     --build-dir=*) build_dir=${1#*=} ;;
-    --type) build_type=$2; shift ;;
-    --sanitize) sanitize=$2; shift ;;
+    --type) need_value "$@"; build_type=$2; shift ;;
+    --type=*|--build-type=*) build_type=${1#*=} ;;
+    --sanitize) need_value "$@"; sanitize=$2; shift ;;
     --sanitize=*) sanitize=${1#*=} ;;
+    --asan) sanitize=address,undefined ;;
     --no-bench) bench=OFF ;;
     --clean) clean=1 ;;
+    --opapi|--experimental) ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "build.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    *) refuse "unknown option '$1'" ;;
   esac
   shift
 done
+
+case "$jobs" in ''|*[!0-9]*|0) refuse "-j needs a positive number of jobs, not '$jobs'" ;; esac
+case "$build_type" in Release|Debug|RelWithDebInfo|MinSizeRel) ;;
+  *) refuse "unknown build type '$build_type' (Release, Debug, RelWithDebInfo, MinSizeRel)" ;; esac
 
 # The build needs a C compiler, CMake and make; install them on a bare Debian machine.
 need=()
@@ -57,28 +132,82 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+prefix=$(absolute "$prefix")
+build_dir=$(absolute "$build_dir")
+pkg_dir=$(absolute "$pkg_dir")
 [ "$clean" = 1 ] && rm -rf "$build_dir"
 
 cmake_args=(-S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type"
-            -DCMAKE_INSTALL_PREFIX="$prefix" -DMISHGRAD_BUILD_BENCH="$bench")
-[ -n "$sanitize" ] && cmake_args+=(-DMISHGRAD_SANITIZE="${sanitize//,/;}")
+            -DCMAKE_INSTALL_PREFIX="$prefix" -DMISHGRAD_BUILD_BENCH="$bench"
+            -DMISHGRAD_OPTIMIZE="$optimize"
+            -DMISHGRAD_SANITIZE="${sanitize//,/;}")
 
 cmake "${cmake_args[@]}" >/dev/null
 cmake --build "$build_dir" -j "$jobs"
-cmake --install "$build_dir" --prefix "$prefix" >/dev/null
-echo "build.sh: installed into $prefix"
+if [ "$cann_layout" = 1 ]; then
+  cmake --install "$build_dir" --prefix "$prefix" --component cann >/dev/null
+  echo "build.sh: installed CANN's toolkit layout into $prefix (source $prefix/set_env.sh)"
+else
+  cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+  # The package tests install into scratch prefixes and rewrite install_manifest.txt;
+  # --pkg packs this install's list.
+  cp "$build_dir/install_manifest.txt" "$build_dir/build_sh_manifest.txt"
+  echo "build.sh: installed into $prefix"
+fi
 
 if [ "$run_tests" = 1 ]; then
   # The package tests build programs against the install tree just written.
   export MISHGRAD_INSTALL_PREFIX="$prefix"
-  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+  ctest_args=(--test-dir "$build_dir" --output-on-failure -j "$jobs")
+  # Operators not named by --ops: their tests (CTest label op:<name>) are left out.
+  # MISHGRAD_TEST_EXCLUDE_LABELS adds labels to leave out (the package tests use it when
+  # they run this script, so that it does not run them again).
+  exclude=()
+  if [ -n "$ops" ]; then
+    for op in $known_ops; do
+      case " $ops " in *" $op "*) ;; *) exclude+=("op:$op") ;; esac
+    done
+  fi
+  for label in ${MISHGRAD_TEST_EXCLUDE_LABELS:-}; do exclude+=("$label"); done
+  if [ ${#exclude[@]} -gt 0 ]; then
+    regex=$(IFS='|'; echo "^(${exclude[*]})\$")
+    ctest_args+=(-LE "$regex")
+    echo "build.sh: tests labelled ${exclude[*]} are left out"
+  fi
+  ctest "${ctest_args[@]}"
 fi
 
 if [ "$make_package" = 1 ]; then
-  version=$(sed -n 's/^project(MishGradV2 VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
-  tarball="$root/MishGradV2-$version-$(uname -s | tr A-Z a-z)-$(uname -m).tar.gz"
-  tar -C "$(dirname "$prefix")" -czf "$tarball" \
-      --transform "s,^$(basename "$prefix"),MishGradV2-$version," "$(basename "$prefix")"
-  echo "build.sh: packed $tarball"
+  [ "$cann_layout" = 0 ] || refuse "--pkg packs the standard install; run it without --cann-layout"
+  version=$(sed -n 's/^#define MISHGRAD_VERSION_STRING "\(.*\)"$/\1/p' "$build_dir/include/mishgrad/version.h")
+  mkdir -p "$pkg_dir"
+  # 1. The tarball: exactly the files this install wrote, below one MishGradV2-<version>/.
+  tarball="$pkg_dir/MishGradV2-$version-linux-$(uname -m).tar.gz"
+  list="$build_dir/build_sh_manifest.relative"
+  while IFS= read -r file; do
+    case "$file" in
+      "$prefix"/*) echo "${file#"$prefix"/}" ;;
+      *) echo "build.sh: $file lies outside $prefix; not packed" >&2; exit 1 ;;
+    esac
+  done <"$build_dir/build_sh_manifest.txt" | LC_ALL=C sort >"$list"
+  tar -C "$prefix" -czf "$tarball" --owner=0 --group=0 --numeric-owner \
+      --transform "s,^,MishGradV2-$version/,S" --no-recursion -T "$list"
+  echo "build.sh: packed $tarball ($(wc -l <"$list") files)"
+  # 2. The .deb: the same project configured for /usr and Debian's multiarch library
+  # folder (lib/<triplet>), built without tests, packed by CPack.
+  multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || ${CC:-cc} -print-multiarch 2>/dev/null || true)
+  [ -n "$multiarch" ] || { echo "build.sh: no multiarch triplet (dpkg-architecture, cc -print-multiarch)" >&2; exit 1; }
+  deb_build="$build_dir-deb"
+  cmake -S "$root" -B "$deb_build" -DCMAKE_BUILD_TYPE="$build_type" \
+        -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR="lib/$multiarch" \
+        -DMISHGRAD_OPTIMIZE="$optimize" -DMISHGRAD_BUILD_TESTS=OFF -DMISHGRAD_BUILD_BENCH=OFF \
+        -DMISHGRAD_SANITIZE="${sanitize//,/;}" >/dev/null
+  cmake --build "$deb_build" -j "$jobs" >/dev/null
+  rm -rf "$deb_build/packages"
+  (cd "$deb_build" && cpack -G DEB >/dev/null)
+  for deb in "$deb_build"/packages/*.deb; do
+    cp "$deb" "$pkg_dir/"
+    echo "build.sh: packed $pkg_dir/$(basename "$deb")"
+  done
 fi

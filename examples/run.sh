@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds MishGradV2 into ./install (incrementally; build.sh does nothing that is up to date),
-# then builds the aclnnMishBackward example against the INSTALLED headers and libraries,
-# linked the way a CANN program is (-lcust_opapi -lnnopbase -lascendcl), and runs it.
-# The C example always runs; the C++ one (CANN's own sample style) too when a C++ compiler
-# is present. Exit status 0 only when every example printed "passed".
+# Builds the three MishGradV2 libraries (only them: no tests, tools or benchmarks) and
+# installs them with the headers into ./install, then builds the aclnnMishBackward example
+# against the INSTALLED headers and libraries, linked the way a CANN program is
+# (-lcust_opapi -lnnopbase -lascendcl), and runs it. Incremental: what is up to date is
+# not rebuilt. The C example always runs; the C++ one (CANN's own sample style) too when
+# a C++ compiler is present. Exit status 0 only when every example printed "passed".
 #
 #   bash examples/run.sh
 #   environment: MISHGRAD_INSTALL_PREFIX (default ./install), MISHGRAD_BUILD_DIR
@@ -16,9 +17,15 @@ prefix=${MISHGRAD_INSTALL_PREFIX:-$root/install}
 build_dir=${MISHGRAD_BUILD_DIR:-$root/build}
 jobs=${MISHGRAD_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-build_args=(--no-bench --prefix "$prefix" --build-dir "$build_dir" -j "$jobs")
-echo "run.sh: building and installing MishGradV2 into $prefix"
-bash "$root/build.sh" "${build_args[@]}"
+echo "run.sh: building the libraries and installing them into $prefix"
+if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+fi
+# libcust_opapi brings libnnopbase and libascendcl with it.
+cmake --build "$build_dir" --target cust_opapi -j "$jobs"
+for component in runtime development; do
+  cmake --install "$build_dir" --prefix "$prefix" --component "$component" >/dev/null
+done
 
 # GNUInstallDirs puts the libraries in lib or lib64 depending on the system.
 libdir=""

@@ -15,6 +15,11 @@ libs=$(pkg-config --libs mish_grad_v2)
 for lib in -lcust_opapi -lnnopbase -lascendcl; do
   check "pkg-config --libs names $lib" contains <(echo "$libs") "$lib"
 done
+# A .pc for /usr must not force a run path on every program that uses it (Debian policy);
+# programs find the libraries through the loader's folders or LD_LIBRARY_PATH.
+check "pkg-config --libs carries no rpath ($libs)" lacks <(echo "$libs") "rpath"
+# The programs below are linked without an rpath, as a consumer of the .pc is.
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 tests_common="$MISHGRAD_PKG_SOURCE_DIR/tests/common"
 if check "probe builds with pkg-config flags" \
@@ -43,7 +48,7 @@ check "a moved tree's .pc no longer names the old prefix" lacks <(echo "$moved_c
 if check "probe builds against the moved tree" \
      "$pkg_cc" -std=c11 -Wall -Wextra -Werror "${pkg_san_flags[@]}" $moved_cflags \
        "$MISHGRAD_PKG_SOURCE_DIR/tests/package/package_probe.c" -o "$dir/moved_probe" $moved_libs -lm; then
-  "$dir/moved_probe" run float >"$dir/moved.out" 2>&1
+  LD_LIBRARY_PATH="$moved/${libdir#"$MISHGRAD_PKG_PREFIX"/}" "$dir/moved_probe" run float >"$dir/moved.out" 2>&1
   check "probe built against the moved tree runs right" contains "$dir/moved.out" "values=right"
 fi
 

@@ -60,10 +60,10 @@ work_dir() {
   rm -rf "$dir" && mkdir -p "$dir" && echo "$dir"
 }
 
-# The installed library folder (GNUInstallDirs: lib or lib64).
+# The installed library folder (GNUInstallDirs: lib, lib64, or lib/<triplet> under /usr).
 pkg_libdir() {
   local candidate
-  for candidate in "$MISHGRAD_PKG_PREFIX/lib" "$MISHGRAD_PKG_PREFIX/lib64"; do
+  for candidate in "$MISHGRAD_PKG_PREFIX/lib" "$MISHGRAD_PKG_PREFIX/lib64" "$MISHGRAD_PKG_PREFIX"/lib/*-linux-*; do
     if [ -e "$candidate/libcust_opapi.so" ]; then echo "$candidate"; return 0; fi
   done
   echo "no libcust_opapi.so under $MISHGRAD_PKG_PREFIX" >&2
@@ -81,7 +81,8 @@ pkg_cxx() {
 }
 
 # Builds a C source against the installed tree with the flags the installed
-# mish_grad_v2.pc gives. Usage: build_c_with_pkgconfig OUT SOURCE [extra flags...]
+# mish_grad_v2.pc gives (no rpath: run the program with LD_LIBRARY_PATH=$(pkg_libdir)).
+# Usage: build_c_with_pkgconfig OUT SOURCE [extra flags...]
 build_c_with_pkgconfig() {
   local out=$1 src=$2; shift 2
   local cflags libs
