@@ -196,6 +196,18 @@ static const case_spec cases[] = {
      .seed = 0xDEADBEEF},
     {.name = "large_1000", .dtype = 0, .rank = 2, .dims = {0xF7, D(3)},
      .t = {CONTIG, T_(FUZZ_STRIDE_TRANSPOSED, 0, 0, 0), T_(FUZZ_STRIDE_GAPS, 0, 0, 0)}, .seed = 66},
+    /* issue 10: outputs that overlap themselves are refused (161002); an interleaved output
+       that never collides runs; an output one element short is refused */
+    {.name = "overlap_output_strides_1_1", .dtype = 0, .rank = 2, .dims = {D(2), D(2)},
+     .t = {CONTIG, CONTIG, {FUZZ_STRIDE_BYTES, {3, 3}, 0, 0, FUZZ_STORAGE_EXACT}}, .seed = 80},
+    {.name = "overlap_output_zero_inner_stride", .dtype = 1, .rank = 2, .dims = {D(3), D(2)},
+     .t = {CONTIG, CONTIG, {FUZZ_STRIDE_BYTES, {4, 2}, 0, 0, FUZZ_STORAGE_EXACT}}, .seed = 81},
+    {.name = "overlap_output_collide_late", .dtype = 0, .rank = 3, .dims = {D(3), D(2), D(2)},
+     .t = {CONTIG, CONTIG, {FUZZ_STRIDE_BYTES, {5, 4, 3}, 0, 0, FUZZ_STORAGE_EXACT}}, .seed = 82},
+    {.name = "interleaved_output_valid", .dtype = 2, .rank = 2, .dims = {D(4), D(5)},
+     .t = {CONTIG, CONTIG, {FUZZ_STRIDE_BYTES, {4, 7}, 0, 0, FUZZ_STORAGE_EXACT}}, .seed = 83},
+    {.name = "output_storage_one_short", .dtype = 0, .rank = 2, .dims = {D(3), D(4)},
+     .t = {CONTIG, CONTIG, T_(FUZZ_STRIDE_TRANSPOSED, 0, 0, FUZZ_STORAGE_SHORT)}, .seed = 84},
 };
 
 int main(int argc, char **argv) {
