@@ -1,16 +1,28 @@
-/* runtime/acl_base.c: dtype sizes and the binary16 conversions of acl_base.h. */
+/*
+ * runtime/acl_base.c: what acl_base_rt.h declares besides the SoC name: element sizes, the
+ * float16 conversions, data buffers and application log lines.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "acl/acl_base.h"
+#include "runtime_internal.h"
 
+/* CANN's table: the sub-byte types count one byte, the 8-bit floats one, COMPLEX32 four;
+   ACL_STRING and ACL_DT_UNDEFINED are 0, and any other value (the 6- and 4-bit floats
+   among them) takes CANN's default of 8. */
 size_t aclDataTypeSize(aclDataType dataType) {
     switch (dataType) {
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
+    case ACL_STRING: case ACL_DT_UNDEFINED: return 0;
+    case ACL_UINT1: case ACL_INT4: return 1;
+    case ACL_BOOL: case ACL_INT8: case ACL_UINT8: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: return 1;
+    case ACL_FLOAT16: case ACL_INT16: case ACL_UINT16: case ACL_BF16: return 2;
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
     case ACL_COMPLEX128: return 16;
-    default: return 0;
+    default: return 8;
     }
 }
 
@@ -26,11 +38,15 @@ static float bits_float(uint32_t u) {
     return f;
 }
 
+/* CANN's conversions work in saturation mode (what chips without infinities do): binary16's
+   top exponent is an ordinary one, so 0x7c00 (+inf in IEEE) reads as 65536 and a NaN pattern
+   such as 0x7e00 as 98304; the other way, NaN, infinities and everything that would round
+   beyond 65504 become +-65504 (0x7bff / 0xfbff). Everything else is IEEE, rounded to
+   nearest-even. */
 float aclFloat16ToFloat(aclFloat16 value) {
     uint32_t sign = (uint32_t)(value & 0x8000u) << 16;
     uint32_t exponent = (value >> 10) & 0x1fu;
     uint32_t mantissa = value & 0x3ffu;
-    if (exponent == 0x1f) return bits_float(sign | 0x7f800000u | (mantissa << 13));
     if (exponent == 0) {
         /* Subnormal binary16: mantissa * 2^-24, exact in float32. */
         float magnitude = (float)mantissa * 0x1p-24f;
@@ -43,9 +59,8 @@ aclFloat16 aclFloatToFloat16(float value) {
     uint32_t u = float_bits(value);
     uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
     uint32_t abs_bits = u & 0x7fffffffu;
-    if (abs_bits > 0x7f800000u) /* NaN: keep it quiet and keep the top payload bits */
-        return (aclFloat16)(sign | 0x7e00u | ((abs_bits >> 13) & 0x1ffu));
-    if (abs_bits >= 0x477ff000u) return (aclFloat16)(sign | 0x7c00u); /* rounds to inf */
+    /* NaN, infinity, or a value that rounds past 65504: the largest finite, signed. */
+    if (abs_bits >= 0x477ff000u) return (aclFloat16)(sign | 0x7bffu);
     if (abs_bits < 0x38800000u) {
         /* Result is subnormal (or zero): scale so the binary16 unit is 1.0 and let the FPU
            round to nearest-even; the value is exact in float32 at that scale. */
@@ -58,4 +73,96 @@ aclFloat16 aclFloatToFloat16(float value) {
     uint32_t rest = abs_bits & 0x1fffu;
     if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) half++;
     return (aclFloat16)(sign | half);
+}
+
+/* ---- data buffers ------------------------------------------------------------------------ */
+
+struct aclDataBuffer {
+    void *data;
+    size_t size;
+};
+
+aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
+    aclDataBuffer *buffer = mgrt_malloc(sizeof *buffer);
+    if (buffer == NULL) {
+        mgrt_fail_at("aclCreateDataBuffer", ACL_ERROR_BAD_ALLOC, "aclCreateDataBuffer: out of memory");
+        return NULL;
+    }
+    buffer->data = data;
+    buffer->size = size;
+    if (!rt_object_add(RT_OBJECT_DATA_BUFFER, buffer)) {
+        mgrt_free(buffer);
+        mgrt_fail_at("aclCreateDataBuffer", ACL_ERROR_BAD_ALLOC, "aclCreateDataBuffer: out of memory");
+        return NULL;
+    }
+    return buffer;
+}
+
+/* Checks `buffer` and, when it is live, returns with the object lock held (the buffer cannot
+   be destroyed meanwhile); on failure the lock is not held. */
+static aclError lock_buffer(const char *api, const aclDataBuffer *buffer) {
+    if (buffer == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: dataBuffer is NULL", api);
+    rt_object_lock();
+    if (rt_object_live_locked(RT_OBJECT_DATA_BUFFER, buffer)) return ACL_SUCCESS;
+    rt_object_unlock();
+    return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                        "%s: dataBuffer %p is not a live data buffer (destroyed, or not from "
+                        "aclCreateDataBuffer)",
+                        api, (const void *)buffer);
+}
+
+aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
+    aclError status = lock_buffer("aclDestroyDataBuffer", dataBuffer);
+    if (status != ACL_SUCCESS) return status;
+    rt_object_remove_locked(RT_OBJECT_DATA_BUFFER, dataBuffer);
+    rt_object_unlock();
+    mgrt_free((void *)dataBuffer);
+    return ACL_SUCCESS;
+}
+
+aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
+    aclError status = lock_buffer("aclUpdateDataBuffer", dataBuffer);
+    if (status != ACL_SUCCESS) return status;
+    dataBuffer->data = data;
+    dataBuffer->size = size;
+    rt_object_unlock();
+    return ACL_SUCCESS;
+}
+
+void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer) {
+    if (lock_buffer("aclGetDataBufferAddr", dataBuffer) != ACL_SUCCESS) return NULL;
+    void *data = dataBuffer->data;
+    rt_object_unlock();
+    return data;
+}
+
+size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer) {
+    if (lock_buffer("aclGetDataBufferSizeV2", dataBuffer) != ACL_SUCCESS) return 0;
+    size_t size = dataBuffer->size;
+    rt_object_unlock();
+    return size;
+}
+
+/* Deprecated in CANN: the size cut to 32 bits, as CANN's does. */
+uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer) {
+    if (lock_buffer("aclGetDataBufferSize", dataBuffer) != ACL_SUCCESS) return 0;
+    size_t size = dataBuffer->size;
+    rt_object_unlock();
+    return (uint32_t)size;
+}
+
+/* ---- application logs ------------------------------------------------------------------ */
+
+void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line, const char *fmt, ...) {
+    int level = (int)logLevel;
+    if (level < MGRT_LOG_DEBUG || level > MGRT_LOG_ERROR || fmt == NULL || !mgrt_log_enabled(level)) return;
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    int written = vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    if (written >= (int)sizeof text) memcpy(text + sizeof text - 16, "...[truncated]", 15);
+    const char *base = file ? strrchr(file, '/') : NULL;
+    mgrt_log(level, "APP", "%s:%u %s: %s", base ? base + 1 : (file ? file : "?"), (unsigned)line,
+             func ? func : "?", text);
 }

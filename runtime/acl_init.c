@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "mgrt_handle.h"
+#include "mishgrad/version.h"
 #include "runtime_internal.h"
 
 #define DEFAULT_SOC_NAME "MishGradV2-CPU"
@@ -130,10 +131,12 @@ aclError aclFinalize(void) {
        warning line per kind. Before the memory: nothing they own is device memory. */
     mgrt_handle_reclaim_all();
     size_t blocks = rt_memory_release_all();
-    if (streams > 0 || blocks > 0)
+    size_t buffers = rt_object_release_all(RT_OBJECT_DATA_BUFFER, mgrt_free);
+    if (streams > 0 || blocks > 0 || buffers > 0)
         mgrt_log(MGRT_LOG_WARNING, "RUNTIME",
-                 "aclFinalize: released %zu stream(s) and %zu memory block(s) the program left alive",
-                 streams, blocks);
+                 "aclFinalize: released %zu stream(s), %zu memory block(s) and %zu data buffer(s) the "
+                 "program left alive",
+                 streams, blocks, buffers);
     rt_fault_disarm();
     atomic_store(&initialized, 0);
     pthread_mutex_unlock(&init_lock);
@@ -222,5 +225,34 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
         return mgrt_fail_at("aclrtGetCurrentContext", ACL_ERROR_INVALID_PARAM,
                             "aclrtGetCurrentContext: context is NULL");
     *context = &device_context;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+    aclError status = check_device("aclrtResetDeviceForce", deviceId);
+    if (status == ACL_SUCCESS) current_device = -1;
+    return status;
+}
+
+aclError aclrtGetRunMode(aclrtRunMode *runMode) {
+    aclError status = rt_require_init("aclrtGetRunMode");
+    if (status != ACL_SUCCESS) return status;
+    if (runMode == NULL)
+        return mgrt_fail_at("aclrtGetRunMode", ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is NULL");
+    /* The program runs on the host; device memory is a separate (tracked) space. */
+    *runMode = ACL_HOST;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion) {
+    const char *missing = majorVersion == NULL   ? "majorVersion"
+                          : minorVersion == NULL ? "minorVersion"
+                          : patchVersion == NULL ? "patchVersion"
+                                                 : NULL;
+    if (missing != NULL)
+        return mgrt_fail_at("aclrtGetVersion", ACL_ERROR_INVALID_PARAM, "aclrtGetVersion: %s is NULL", missing);
+    *majorVersion = MISHGRAD_VERSION_MAJOR;
+    *minorVersion = MISHGRAD_VERSION_MINOR;
+    *patchVersion = MISHGRAD_VERSION_PATCH;
     return ACL_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime_internal.h"
 
@@ -129,8 +130,16 @@ static aclError release(const char *api, block_table *table, void *ptr) {
     return ACL_SUCCESS;
 }
 
+/* A page policy (0..7), optionally with CANN's memory-type and access flags. */
+static int policy_is_valid(aclrtMemMallocPolicy policy) {
+    unsigned value = (unsigned)policy;
+    unsigned flags = (unsigned)ACL_MEM_TYPE_LOW_BAND_WIDTH | (unsigned)ACL_MEM_TYPE_HIGH_BAND_WIDTH |
+                     (unsigned)ACL_MEM_ACCESS_USER_SPACE_READONLY;
+    return (value & ~flags) <= (unsigned)ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+}
+
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    if ((int)policy < ACL_MEM_MALLOC_HUGE_FIRST || (int)policy > ACL_MEM_MALLOC_NORMAL_ONLY) {
+    if (!policy_is_valid(policy)) {
         aclError status = rt_require_init("aclrtMalloc");
         if (status != ACL_SUCCESS) return status;
         return mgrt_fail_at("aclrtMalloc", ACL_ERROR_INVALID_PARAM, "aclrtMalloc: policy %d is not a aclrtMemMallocPolicy",
@@ -212,4 +221,37 @@ size_t rt_memory_release_all(void) {
     size_t count = release_table(&device_blocks) + release_table(&host_blocks);
     pthread_mutex_unlock(&memory_lock);
     return count;
+}
+
+/* ---- more allocation calls ------------------------------------------------------------- */
+
+aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    /* Every device block is 64-byte aligned and exactly `size` long, which covers CANN's
+       32-byte alignment without padding. */
+    if (!policy_is_valid(policy)) {
+        aclError status = rt_require_init("aclrtMallocAlign32");
+        if (status != ACL_SUCCESS) return status;
+        return mgrt_fail_at("aclrtMallocAlign32", ACL_ERROR_INVALID_PARAM,
+                            "aclrtMallocAlign32: policy %d is not a aclrtMemMallocPolicy", (int)policy);
+    }
+    return allocate("aclrtMallocAlign32", &device_blocks, devPtr, size);
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+    static const char api[] = "aclrtGetMemInfo";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr %d is not a aclrtMemAttr", (int)attr);
+    if (free == NULL || total == NULL)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: %s is NULL", free == NULL ? "free" : "total");
+    /* Device memory is this machine's memory: every kind reports the same. */
+    long page = sysconf(_SC_PAGESIZE);
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long available = sysconf(_SC_AVPHYS_PAGES);
+    if (page <= 0 || pages <= 0 || available < 0)
+        return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetMemInfo: the system does not report its memory");
+    *total = (size_t)pages * (size_t)page;
+    *free = (size_t)available * (size_t)page;
+    return ACL_SUCCESS;
 }

@@ -226,13 +226,12 @@ int mgrt_stream_is_valid(aclrtStream handle) {
     return found;
 }
 
-aclError aclrtCreateStream(aclrtStream *handle) {
-    aclError status = rt_require_init("aclrtCreateStream");
+static aclError create_stream(const char *api, aclrtStream *handle) {
+    aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
-    if (handle == NULL)
-        return mgrt_fail_at("aclrtCreateStream", ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is NULL");
+    if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
     stream *s = NULL;
-    status = stream_create("aclrtCreateStream", &s);
+    status = stream_create(api, &s);
     if (status != ACL_SUCCESS) return status;
     pthread_mutex_lock(&streams_lock);
     s->next_live = live_streams;
@@ -242,12 +241,61 @@ aclError aclrtCreateStream(aclrtStream *handle) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtDestroyStream(aclrtStream handle) {
-    aclError status = rt_require_init("aclrtDestroyStream");
+aclError aclrtCreateStream(aclrtStream *handle) { return create_stream("aclrtCreateStream", handle); }
+
+/* `priority` is reserved in CANN (unused) and `flag` bits CANN does not define give an
+   ordinary stream, as CANN documents. FAST_LAUNCH, FAST_SYNC and HUGE change only speed or
+   capacity on a device and are accepted; PERSISTENT (model binding), CPU_SCHEDULE (AI CPU
+   model scheduling) and DEVICE_USE_ONLY (a stream the host never drives) have no meaning for
+   a host program on this CPU and are refused. */
+aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uint32_t flag) {
+    static const char api[] = "aclrtCreateStreamWithConfig";
+    (void)priority;
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    const uint32_t refused = ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+    if (flag & refused)
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: flag 0x%x asks for %s, which this CPU runtime does not support (model and "
+                            "device-side streams)",
+                            api, (unsigned)flag,
+                            (flag & ACL_STREAM_PERSISTENT)     ? "ACL_STREAM_PERSISTENT"
+                            : (flag & ACL_STREAM_CPU_SCHEDULE) ? "ACL_STREAM_CPU_SCHEDULE"
+                                                               : "ACL_STREAM_DEVICE_USE_ONLY");
+    return create_stream(api, handle);
+}
+
+/* Drops the tasks of `s` that have not started (their release runs, their work does not). */
+static size_t stream_drop_queued(stream *s) {
+    pthread_mutex_lock(&s->lock);
+    task_node *list = s->head;
+    s->head = s->tail = NULL;
+    uint64_t last = s->finished;
+    size_t dropped = 0;
+    for (task_node *n = list; n != NULL; n = n->next) last = n->sequence;
+    pthread_mutex_unlock(&s->lock);
+    while (list != NULL) {
+        task_node *next = list->next;
+        list->release(list->task);
+        mgrt_free(list);
+        list = next;
+        dropped++;
+    }
+    pthread_mutex_lock(&s->lock);
+    /* A task already running finishes first: wait for it, then count the dropped as done. */
+    while (s->running) pthread_cond_wait(&s->progress, &s->lock);
+    if (s->finished < last) s->finished = last;
+    pthread_cond_broadcast(&s->progress);
+    pthread_mutex_unlock(&s->lock);
+    return dropped;
+}
+
+static aclError destroy_stream(const char *api, aclrtStream handle, int force) {
+    aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
     if (handle == NULL)
-        return mgrt_fail_at("aclrtDestroyStream", ACL_ERROR_INVALID_PARAM,
-                            "aclrtDestroyStream: stream is NULL (the default stream cannot be destroyed)");
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "%s: stream is NULL (the default stream cannot be destroyed)", api);
     pthread_mutex_lock(&streams_lock);
     stream **link = &live_streams;
     while (*link != NULL && *link != handle) link = &(*link)->next_live;
@@ -257,12 +305,21 @@ aclError aclrtDestroyStream(aclrtStream handle) {
         wait_unpinned_locked(s);
     }
     pthread_mutex_unlock(&streams_lock);
-    if (s == NULL)
-        return mgrt_fail_at("aclrtDestroyStream", ACL_ERROR_INVALID_PARAM,
-                            "aclrtDestroyStream: stream %p is not a live stream", handle);
+    if (s == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream %p is not a live stream", api, handle);
+    if (force) {
+        size_t dropped = stream_drop_queued(s);
+        if (dropped > 0)
+            mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "%s: dropped %zu task(s) that had not started", api, dropped);
+    }
     stream_free(s);
     return ACL_SUCCESS;
 }
+
+aclError aclrtDestroyStream(aclrtStream handle) { return destroy_stream("aclrtDestroyStream", handle, 0); }
+
+/* CANN: destroys at once, without waiting for the queued work. A task already running
+   finishes (a CPU cannot stop it halfway); the ones that have not started are dropped. */
+aclError aclrtDestroyStreamForce(aclrtStream handle) { return destroy_stream("aclrtDestroyStreamForce", handle, 1); }
 
 static aclError synchronize_pinned(stream *s) {
     char message[STREAM_MESSAGE_CAPACITY];

@@ -32,4 +32,15 @@ size_t rt_streams_destroy_all(void);
 /* acl_init.c: 0 or ACL_ERROR_UNINITIALIZE with the message set, naming `api`. */
 aclError rt_require_init(const char *api);
 
+/* acl_objects.c: the live runtime objects, by address and kind. */
+enum { RT_OBJECT_DATA_BUFFER = 1, RT_OBJECT_EVENT = 2, RT_OBJECT_CONTEXT = 3 };
+int rt_object_add(int kind, const void *object); /* 0 when memory runs out */
+void rt_object_lock(void);
+void rt_object_unlock(void);
+int rt_object_live_locked(int kind, const void *object);
+int rt_object_remove_locked(int kind, const void *object);
+/* Unregisters every object of `kind`, calling release(object) on each (lock held: release
+   must not call back into the set); returns how many. */
+size_t rt_object_release_all(int kind, void (*release)(void *object));
+
 #endif /* RUNTIME_INTERNAL_H_ */
