@@ -1,0 +1,928 @@
+/*
+ * _mishgrad.c: the CPython extension behind the mishgrad package.
+ *
+ * One Python -> C call per operation. It reads the array's (or tensor's) buffer, shape,
+ * strides and offset, makes the caller's memory device-reachable (mg_hostmem.c), describes
+ * it with aclCreateTensor (storage = the whole underlying buffer, as torch_npu's op-plugin
+ * does), and runs the operator the way op-plugin's EXEC_NPU_CMD does: phase 1
+ * (...GetWorkspaceSize), a workspace when one is asked for, phase 2 on the thread's stream,
+ * then aclrtSynchronizeStream. The GIL is released from the memory registration to the end.
+ *
+ * Everything goes through CANN's public API (acl/acl.h, aclnn/acl_meta.h, aclnnop/...);
+ * the extension knows nothing of the library's internals.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_mish_backward.h"
+#if defined(MISHGRAD_HAVE_FORWARD)
+#include "aclnnop/aclnn_mish.h"
+#endif
+#include "mg_hostmem.h"
+
+#define MG_MAX_RANK 64
+/* A thread keeps its workspace for the next call up to this size. */
+#define MG_WORKSPACE_KEEP ((uint64_t)64 << 20)
+
+/* ---- objects bound from Python (mishgrad/__init__.py calls _bind) ----------------------- */
+
+static PyObject *AclnnError;
+static PyObject *np_ndarray, *np_generic, *np_empty_like;
+static PyObject *torch_tensor, *torch_empty_like, *torch_dtypes;
+static PyObject *str_base, *str_is_cpu, *str_dtype, *str_shape, *str_stride, *str_data_ptr,
+    *str_storage, *str_nbytes, *str_element_size, *str_device;
+
+/* ---- the runtime session: aclInit once, a context and a stream per thread ----------------- */
+
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int session_state; /* 0 not yet, 1 running, 2 finalized */
+static pid_t session_pid;
+static aclrtContext session_context;
+static pthread_key_t thread_key;
+
+typedef struct thread_state {
+    int context_set, ready;
+    aclrtStream stream;
+    void *workspace;
+    uint64_t workspace_size;
+} thread_state;
+static _Thread_local thread_state tls;
+
+/* The outcome of a call made with the GIL released; turned into an exception afterwards. */
+typedef struct outcome {
+    int status;
+    const char *api;
+    char message[1024];
+} outcome;
+
+static int fail_with(outcome *o, int status, const char *api, const char *text) {
+    o->status = status;
+    o->api = api;
+    snprintf(o->message, sizeof o->message, "%s", text);
+    return status;
+}
+
+/* The library's message for the failure just seen (read once: CANN's aclGetRecentErrMsg
+   gets and clears). */
+static int fail_recent(outcome *o, int status, const char *api) {
+    const char *m = aclGetRecentErrMsg();
+    if (m != NULL && m[0] != '\0') return fail_with(o, status, api, m);
+    o->status = status;
+    o->api = api;
+    snprintf(o->message, sizeof o->message, "%s returned %d", api, status);
+    return status;
+}
+
+static void release_thread_resources(thread_state *t) {
+    if (t->workspace != NULL) (void)aclrtFree(t->workspace);
+    if (t->stream != NULL) (void)aclrtDestroyStream(t->stream);
+    t->workspace = NULL;
+    t->workspace_size = 0;
+    t->stream = NULL;
+    t->ready = 0;
+}
+
+/* Runs when a thread that used the package exits: its stream and workspace go with it. */
+static void thread_exit(void *p) {
+    if (atomic_load(&session_state) == 1) release_thread_resources((thread_state *)p);
+}
+
+/* GIL released. Makes the runtime ready for the calling thread. */
+static int session_enter(outcome *o) {
+    if (atomic_load(&session_state) != 1) {
+        pthread_mutex_lock(&session_lock);
+        int state = atomic_load(&session_state);
+        if (state == 0) {
+            aclError e = aclInit(NULL);
+            if (e != ACL_SUCCESS && e != ACL_ERROR_REPEAT_INITIALIZE) {
+                pthread_mutex_unlock(&session_lock);
+                return fail_recent(o, e, "aclInit");
+            }
+            e = aclrtSetDevice(0);
+            if (e == ACL_SUCCESS) e = aclrtGetCurrentContext(&session_context);
+            if (e != ACL_SUCCESS) {
+                pthread_mutex_unlock(&session_lock);
+                return fail_recent(o, e, "aclrtSetDevice");
+            }
+            if (pthread_key_create(&thread_key, thread_exit) != 0) {
+                pthread_mutex_unlock(&session_lock);
+                return fail_with(o, ACL_ERROR_INTERNAL_ERROR, "pthread_key_create",
+                                 "mishgrad: no thread-local key left for the runtime session");
+            }
+            session_pid = getpid();
+            tls.context_set = 1;
+            atomic_store(&session_state, 1);
+        }
+        pthread_mutex_unlock(&session_lock);
+        if (state == 2)
+            return fail_with(o, ACL_ERROR_UNINITIALIZE, "mishgrad",
+                             "mishgrad: the runtime was finalized at interpreter exit");
+    }
+    if (session_pid != getpid())
+        return fail_with(o, ACL_ERROR_UNINITIALIZE, "mishgrad",
+                         "mishgrad: the runtime was started in the parent process; a forked "
+                         "child cannot use it (start children with the 'spawn' method)");
+    if (!tls.ready) {
+        aclError e;
+        if (!tls.context_set) {
+            /* Contexts are per thread: each thread that calls the runtime sets one first. */
+            e = aclrtSetCurrentContext(session_context);
+            if (e != ACL_SUCCESS) return fail_recent(o, e, "aclrtSetCurrentContext");
+            tls.context_set = 1;
+        }
+        e = aclrtCreateStream(&tls.stream);
+        if (e != ACL_SUCCESS) return fail_recent(o, e, "aclrtCreateStream");
+        (void)pthread_setspecific(thread_key, &tls);
+        tls.ready = 1;
+    }
+    return 0;
+}
+
+static PyObject *py_shutdown(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&session_lock);
+    if (atomic_load(&session_state) == 1 && session_pid == getpid()) {
+        release_thread_resources(&tls);
+        (void)aclrtResetDevice(0);
+        (void)aclFinalize();
+        atomic_store(&session_state, 2);
+    }
+    pthread_mutex_unlock(&session_lock);
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
+/* ---- operands: an array or tensor described for aclCreateTensor -------------------------- */
+
+typedef struct operand {
+    PyObject *obj;
+    Py_buffer view;
+    int has_view;
+    int ndim;
+    int acl_dtype;
+    int64_t itemsize;
+    int64_t numel;
+    int64_t shape[MG_MAX_RANK];
+    int64_t stride[MG_MAX_RANK]; /* elements */
+    uintptr_t first;             /* address of element [0, ..., 0] */
+    uintptr_t store_lo, store_hi; /* the underlying buffer */
+    /* filled by describe(): */
+    uintptr_t storage;
+    int64_t offset, storage_elems;
+} operand;
+
+static void operand_release(operand *op) {
+    if (op->has_view) PyBuffer_Release(&op->view);
+    op->has_view = 0;
+}
+
+/* A PEP 3118 format's ACL dtype; ACL_DT_UNDEFINED for one CANN has no name for (the
+   operator then refuses it). */
+static int acl_dtype_of_format(const char *format, Py_ssize_t itemsize, int *native) {
+    const char *f = format != NULL ? format : "B";
+    const int little = 1;
+    *native = 1;
+    if (*f == '@' || *f == '=') f++;
+    else if (*f == '<') { *native = *(const char *)&little == 1; f++; }
+    else if (*f == '>' || *f == '!') { *native = *(const char *)&little != 1; f++; }
+    if (f[0] == 'Z') {
+        if (f[1] == 'f' && f[2] == '\0') return ACL_COMPLEX64;
+        if (f[1] == 'd' && f[2] == '\0') return ACL_COMPLEX128;
+        return ACL_DT_UNDEFINED;
+    }
+    if (f[0] == '\0' || f[1] != '\0') return ACL_DT_UNDEFINED;
+    switch (f[0]) {
+    case 'f': return itemsize == 4 ? ACL_FLOAT : ACL_DT_UNDEFINED;
+    case 'e': return itemsize == 2 ? ACL_FLOAT16 : ACL_DT_UNDEFINED;
+    case 'd': return itemsize == 8 ? ACL_DOUBLE : ACL_DT_UNDEFINED;
+    case '?': return ACL_BOOL;
+    case 'b': return ACL_INT8;
+    case 'B': return ACL_UINT8;
+    case 'h': return ACL_INT16;
+    case 'H': return ACL_UINT16;
+    case 'i': case 'l': case 'q': case 'n':
+        return itemsize == 4 ? ACL_INT32 : itemsize == 8 ? ACL_INT64 : ACL_DT_UNDEFINED;
+    case 'I': case 'L': case 'Q': case 'N':
+        return itemsize == 4 ? ACL_UINT32 : itemsize == 8 ? ACL_UINT64 : ACL_DT_UNDEFINED;
+    default: return ACL_DT_UNDEFINED;
+    }
+}
+
+/* [lo, hi) of the bytes a strided layout touches; lo == hi when it has no element. */
+static void byte_bounds(uintptr_t first, int ndim, const int64_t *shape, const int64_t *stride_bytes,
+                        int64_t itemsize, uintptr_t *lo, uintptr_t *hi) {
+    intptr_t low = 0, high = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] == 0) {
+            *lo = *hi = first;
+            return;
+        }
+        intptr_t span = (intptr_t)(shape[d] - 1) * (intptr_t)stride_bytes[d];
+        if (span < 0) low += span;
+        else high += span;
+    }
+    *lo = first + (uintptr_t)low;
+    *hi = first + (uintptr_t)high + (uintptr_t)itemsize;
+}
+
+static int from_numpy(operand *op, PyObject *obj, int writable, const char *name) {
+    int flags = writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO;
+    if (PyObject_GetBuffer(obj, &op->view, flags) < 0) return -1;
+    op->has_view = 1;
+    const Py_buffer *v = &op->view;
+    if (v->ndim > MG_MAX_RANK) {
+        PyErr_Format(PyExc_ValueError, "mishgrad: %s has %d dimensions (at most %d)", name, v->ndim,
+                     MG_MAX_RANK);
+        return -1;
+    }
+    int native;
+    op->acl_dtype = acl_dtype_of_format(v->format, v->itemsize, &native);
+    if (!native) {
+        PyErr_Format(PyExc_TypeError,
+                     "mishgrad: %s is byte-swapped (format '%s'); use a native-order array",
+                     name, v->format);
+        return -1;
+    }
+    op->itemsize = v->itemsize;
+    op->ndim = v->ndim;
+    op->first = (uintptr_t)v->buf;
+    op->numel = 1;
+    int64_t stride_bytes[MG_MAX_RANK];
+    for (int d = 0; d < v->ndim; d++) {
+        op->shape[d] = v->shape[d];
+        stride_bytes[d] = v->strides[d];
+        op->numel *= v->shape[d];
+        if (v->strides[d] % v->itemsize != 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "mishgrad: %s's stride %zd bytes along dimension %d is not a multiple of "
+                         "its item size %zd (CANN's strides count elements)",
+                         name, v->strides[d], d, v->itemsize);
+            return -1;
+        }
+        op->stride[d] = v->strides[d] / v->itemsize;
+    }
+    if (op->numel > 0 && op->first % (uintptr_t)op->itemsize != 0) {
+        PyErr_Format(PyExc_ValueError, "mishgrad: %s's data is not aligned to its item size %zd",
+                     name, v->itemsize);
+        return -1;
+    }
+    byte_bounds(op->first, op->ndim, op->shape, stride_bytes, op->itemsize, &op->store_lo,
+                &op->store_hi);
+    /* The whole underlying buffer: the array that owns the memory (NumPy points a view's
+       base straight at it). */
+    PyObject *root = obj;
+    Py_INCREF(root);
+    for (;;) {
+        PyObject *base = PyObject_GetAttr(root, str_base);
+        if (base == NULL) {
+            PyErr_Clear();
+            break;
+        }
+        if (base == Py_None || !PyObject_TypeCheck(base, (PyTypeObject *)np_ndarray)) {
+            Py_DECREF(base);
+            break;
+        }
+        Py_DECREF(root);
+        root = base;
+    }
+    if (root != obj) {
+        Py_buffer rv;
+        if (PyObject_GetBuffer(root, &rv, PyBUF_STRIDES) == 0) {
+            int64_t rshape[MG_MAX_RANK], rstride[MG_MAX_RANK];
+            int rdim = rv.ndim <= MG_MAX_RANK ? rv.ndim : 0;
+            for (int d = 0; d < rdim; d++) {
+                rshape[d] = rv.shape[d];
+                rstride[d] = rv.strides[d];
+            }
+            uintptr_t lo, hi;
+            byte_bounds((uintptr_t)rv.buf, rdim, rshape, rstride, rv.itemsize, &lo, &hi);
+            PyBuffer_Release(&rv);
+            if (lo < hi && op->numel > 0) {
+                if (lo < op->store_lo) op->store_lo = lo;
+                if (hi > op->store_hi) op->store_hi = hi;
+            }
+        } else {
+            PyErr_Clear();
+        }
+    }
+    Py_DECREF(root);
+    return 0;
+}
+
+static int64_t as_i64(PyObject *o, int *bad) {
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) *bad = 1;
+    return (int64_t)v;
+}
+
+static PyObject *call0(PyObject *obj, PyObject *name) { return PyObject_CallMethodNoArgs(obj, name); }
+
+static int from_torch(operand *op, PyObject *obj, const char *name) {
+    int bad = 0;
+    PyObject *is_cpu = PyObject_GetAttr(obj, str_is_cpu);
+    if (is_cpu == NULL) return -1;
+    int cpu = PyObject_IsTrue(is_cpu);
+    Py_DECREF(is_cpu);
+    if (cpu != 1) {
+        if (cpu == 0) {
+            PyObject *device = PyObject_GetAttr(obj, str_device);
+            PyErr_Format(PyExc_TypeError, "mishgrad: %s is on device %R; only CPU tensors are taken",
+                         name, device != NULL ? device : Py_None);
+            Py_XDECREF(device);
+        }
+        return -1;
+    }
+    PyObject *dtype = PyObject_GetAttr(obj, str_dtype);
+    if (dtype == NULL) return -1;
+    PyObject *entry = PyDict_GetItemWithError(torch_dtypes, dtype); /* borrowed */
+    Py_DECREF(dtype);
+    if (entry != NULL) {
+        op->acl_dtype = (int)PyLong_AsLong(PyTuple_GET_ITEM(entry, 0));
+        op->itemsize = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1));
+    } else {
+        if (PyErr_Occurred()) return -1;
+        PyObject *size = call0(obj, str_element_size);
+        if (size == NULL) return -1;
+        op->acl_dtype = ACL_DT_UNDEFINED;
+        op->itemsize = as_i64(size, &bad);
+        Py_DECREF(size);
+        if (bad) return -1;
+    }
+    PyObject *shape = PyObject_GetAttr(obj, str_shape);
+    if (shape == NULL) return -1;
+    PyObject *stride = call0(obj, str_stride);
+    if (stride == NULL) {
+        Py_DECREF(shape);
+        return -1;
+    }
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+    if (ndim > MG_MAX_RANK || PyTuple_GET_SIZE(stride) != ndim) {
+        PyErr_Format(PyExc_ValueError, "mishgrad: %s has %zd dimensions (at most %d)", name, ndim,
+                     MG_MAX_RANK);
+        Py_DECREF(shape);
+        Py_DECREF(stride);
+        return -1;
+    }
+    op->ndim = (int)ndim;
+    op->numel = 1;
+    int64_t stride_bytes[MG_MAX_RANK];
+    for (Py_ssize_t d = 0; d < ndim; d++) {
+        op->shape[d] = as_i64(PyTuple_GET_ITEM(shape, d), &bad);
+        op->stride[d] = as_i64(PyTuple_GET_ITEM(stride, d), &bad);
+        stride_bytes[d] = op->stride[d] * op->itemsize;
+        op->numel *= op->shape[d];
+    }
+    Py_DECREF(shape);
+    Py_DECREF(stride);
+    if (bad) return -1;
+    PyObject *ptr = call0(obj, str_data_ptr);
+    if (ptr == NULL) return -1;
+    op->first = (uintptr_t)PyLong_AsUnsignedLongLong(ptr);
+    Py_DECREF(ptr);
+    if (PyErr_Occurred()) return -1;
+    byte_bounds(op->first, op->ndim, op->shape, stride_bytes, op->itemsize, &op->store_lo,
+                &op->store_hi);
+    /* The whole storage, as op-plugin gives it (storageDims = nbytes / itemsize). */
+    PyObject *storage = call0(obj, str_storage);
+    if (storage == NULL) return -1;
+    PyObject *sptr = call0(storage, str_data_ptr);
+    PyObject *snb = sptr != NULL ? call0(storage, str_nbytes) : NULL;
+    Py_DECREF(storage);
+    if (snb == NULL) {
+        Py_XDECREF(sptr);
+        return -1;
+    }
+    uintptr_t lo = (uintptr_t)PyLong_AsUnsignedLongLong(sptr);
+    uintptr_t hi = lo + (uintptr_t)PyLong_AsUnsignedLongLong(snb);
+    Py_DECREF(sptr);
+    Py_DECREF(snb);
+    if (PyErr_Occurred()) return -1;
+    if (op->numel > 0 && lo < hi) {
+        if (lo < op->store_lo) op->store_lo = lo;
+        if (hi > op->store_hi) op->store_hi = hi;
+    }
+    return 0;
+}
+
+static int is_numpy(PyObject *obj) {
+    return np_ndarray != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)np_ndarray);
+}
+/* A NumPy scalar (np.float32(2.0)): read through its buffer as a rank-0 array. */
+static int is_numpy_scalar(PyObject *obj) {
+    return np_generic != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)np_generic);
+}
+static int is_torch(PyObject *obj) {
+    return torch_tensor != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)torch_tensor);
+}
+
+static int operand_from(operand *op, PyObject *obj, int writable, const char *name) {
+    memset(op, 0, sizeof *op);
+    op->obj = obj;
+    if (is_numpy(obj) || (!writable && is_numpy_scalar(obj))) return from_numpy(op, obj, writable, name);
+    if (is_torch(obj)) return from_torch(op, obj, name);
+    PyErr_Format(PyExc_TypeError,
+                 "mishgrad: %s must be a numpy.ndarray or a torch.Tensor on the CPU, not %.200s",
+                 name, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+/* CANN's tensors cannot run backwards. Along an axis where every operand has a negative
+   stride, the operands are re-based: the offset moves to the lowest element and the stride
+   turns positive -- the same elements in the same pairing, reversed together. Where the
+   operands disagree, the negative stride goes to the library as it is (161002). */
+static void rebase_negative_strides(operand *ops, int count) {
+    int ndim = ops[0].ndim;
+    for (int i = 1; i < count; i++)
+        if (ops[i].ndim != ndim) return;
+    for (int d = 0; d < ndim; d++) {
+        int negative = 0, positive = 0, same = 1;
+        for (int i = 0; i < count; i++) {
+            if (ops[i].shape[d] != ops[0].shape[d]) same = 0;
+            negative += ops[i].stride[d] < 0;
+            positive += ops[i].stride[d] > 0;
+        }
+        if (!same || negative == 0) continue;
+        if (ops[0].shape[d] <= 1) {
+            for (int i = 0; i < count; i++)
+                if (ops[i].stride[d] < 0) ops[i].stride[d] = -ops[i].stride[d];
+            continue;
+        }
+        if (positive != 0) continue;
+        for (int i = 0; i < count; i++) {
+            ops[i].first += (uintptr_t)((intptr_t)(ops[i].shape[d] - 1) * ops[i].stride[d] *
+                                        ops[i].itemsize);
+            ops[i].stride[d] = -ops[i].stride[d];
+        }
+    }
+}
+
+/* The storage the library is told about: the whole buffer from its first element that is in
+   step with the view (the view's offset counts elements). */
+static void describe(operand *op) {
+    if (op->numel == 0) {
+        op->storage = 0;
+        op->offset = 0;
+        op->storage_elems = 0;
+        return;
+    }
+    uintptr_t misalign = (op->first - op->store_lo) % (uintptr_t)op->itemsize;
+    op->storage = op->store_lo + misalign;
+    op->offset = (int64_t)((op->first - op->storage) / (uintptr_t)op->itemsize);
+    op->storage_elems = (int64_t)((op->store_hi - op->storage) / (uintptr_t)op->itemsize);
+}
+
+/* ---- running an operator ----------------------------------------------------------------- */
+
+enum { OP_MISH, OP_INPLACE_MISH, OP_MISH_BACKWARD };
+
+typedef struct call {
+    int op;
+    int count;          /* operands: inputs, then the output (in-place: one) */
+    operand *ops;
+    aclTensor *tensors[3];
+    mg_span spans[3];
+    outcome out;
+} call;
+
+static aclFormat format_of(int ndim) {
+    /* op-plugin's choice for base-format tensors. */
+    return ndim == 4 ? ACL_FORMAT_NCHW : ndim == 5 ? ACL_FORMAT_NCDHW : ACL_FORMAT_ND;
+}
+
+/* GIL released: memory, tensors. */
+static int call_prepare(call *c) {
+    for (int i = 0; i < c->count; i++) {
+        operand *op = &c->ops[i];
+        c->spans[i].lo = op->storage;
+        c->spans[i].hi = op->storage + (uintptr_t)(op->storage_elems * op->itemsize);
+        c->spans[i].written = i == c->count - 1;
+        c->tensors[i] = NULL;
+    }
+    int status = mg_mem_acquire(c->spans, c->count, c->out.message, sizeof c->out.message);
+    if (status != 0) {
+        c->out.status = status;
+        c->out.api = "aclrtHostRegister";
+        return status;
+    }
+    for (int i = 0; i < c->count; i++) {
+        operand *op = &c->ops[i];
+        int64_t storage_dims[1] = {op->storage_elems};
+        c->tensors[i] = aclCreateTensor(op->shape, (uint64_t)op->ndim, (aclDataType)op->acl_dtype,
+                                        op->stride, op->offset, format_of(op->ndim), storage_dims,
+                                        1, c->spans[i].dev);
+        if (c->tensors[i] == NULL) return fail_recent(&c->out, ACLNN_ERR_INNER, "aclCreateTensor");
+    }
+    return 0;
+}
+
+static void call_finish(call *c, int ok) {
+    for (int i = 0; i < c->count; i++)
+        if (c->tensors[i] != NULL) (void)aclDestroyTensor(c->tensors[i]);
+    mg_mem_release(c->spans, c->count, ok);
+}
+
+/* GIL released: the two phases and the wait. */
+static int call_run(call *c) {
+    uint64_t workspace_size = 0;
+    aclOpExecutor *executor = NULL;
+    aclnnStatus st;
+    const char *phase1, *phase2;
+    switch (c->op) {
+    case OP_MISH_BACKWARD:
+        phase1 = "aclnnMishBackwardGetWorkspaceSize";
+        phase2 = "aclnnMishBackward";
+        st = aclnnMishBackwardGetWorkspaceSize(c->tensors[0], c->tensors[1], c->tensors[2],
+                                               &workspace_size, &executor);
+        break;
+#if defined(MISHGRAD_HAVE_FORWARD)
+    case OP_MISH:
+        phase1 = "aclnnMishGetWorkspaceSize";
+        phase2 = "aclnnMish";
+        st = aclnnMishGetWorkspaceSize(c->tensors[0], c->tensors[1], &workspace_size, &executor);
+        break;
+    case OP_INPLACE_MISH:
+        phase1 = "aclnnInplaceMishGetWorkspaceSize";
+        phase2 = "aclnnInplaceMish";
+        st = aclnnInplaceMishGetWorkspaceSize(c->tensors[0], &workspace_size, &executor);
+        break;
+#endif
+    default:
+        return fail_with(&c->out, ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "mishgrad",
+                         "mishgrad: this build's library has no aclnnMish / aclnnInplaceMish");
+    }
+    if (st != ACLNN_SUCCESS) return fail_recent(&c->out, st, phase1);
+    void *workspace = NULL;
+    if (workspace_size > 0) {
+        if (workspace_size > tls.workspace_size) {
+            if (tls.workspace != NULL) (void)aclrtFree(tls.workspace);
+            tls.workspace = NULL;
+            tls.workspace_size = 0;
+            aclError e = aclrtMalloc(&tls.workspace, (size_t)workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
+            if (e != ACL_SUCCESS) {
+                tls.workspace = NULL;
+                fail_recent(&c->out, e, "aclrtMalloc");
+                (void)aclDestroyAclOpExecutor(executor);
+                return e;
+            }
+            tls.workspace_size = workspace_size;
+        }
+        workspace = tls.workspace;
+    }
+    switch (c->op) {
+    case OP_MISH_BACKWARD:
+        st = aclnnMishBackward(workspace, workspace_size, executor, tls.stream);
+        break;
+#if defined(MISHGRAD_HAVE_FORWARD)
+    case OP_MISH:
+        st = aclnnMish(workspace, workspace_size, executor, tls.stream);
+        break;
+    case OP_INPLACE_MISH:
+        st = aclnnInplaceMish(workspace, workspace_size, executor, tls.stream);
+        break;
+#endif
+    default:
+        st = ACLNN_ERR_INNER;
+    }
+    int status = 0;
+    if (st != ACLNN_SUCCESS) {
+        status = fail_recent(&c->out, st, phase2);
+    } else {
+        aclError e = aclrtSynchronizeStream(tls.stream);
+        if (e != ACL_SUCCESS) status = fail_recent(&c->out, e, "aclrtSynchronizeStream");
+    }
+    if (tls.workspace_size > MG_WORKSPACE_KEEP) {
+        (void)aclrtFree(tls.workspace);
+        tls.workspace = NULL;
+        tls.workspace_size = 0;
+    }
+    return status;
+}
+
+static PyObject *raise_outcome(const outcome *o) {
+    PyObject *text = PyUnicode_DecodeUTF8(o->message, (Py_ssize_t)strlen(o->message), "replace");
+    if (text == NULL) return NULL;
+    PyObject *exc = PyObject_CallOneArg(AclnnError, text);
+    Py_DECREF(text);
+    if (exc == NULL) return NULL;
+    PyObject *status = PyLong_FromLong(o->status);
+    PyObject *api = PyUnicode_FromString(o->api != NULL ? o->api : "");
+    if (status == NULL || api == NULL || PyObject_SetAttrString(exc, "status", status) < 0 ||
+        PyObject_SetAttrString(exc, "api", api) < 0) {
+        Py_XDECREF(status);
+        Py_XDECREF(api);
+        Py_DECREF(exc);
+        return NULL;
+    }
+    Py_DECREF(status);
+    Py_DECREF(api);
+    PyErr_SetObject(AclnnError, exc);
+    Py_DECREF(exc);
+    return NULL;
+}
+
+/* Runs the call on prepared operands. Returns 0, or -1 with a Python exception set. */
+static int execute(int op, operand *ops, int count) {
+    call c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.count = count;
+    c.ops = ops;
+    for (int i = 0; i < count; i++) describe(&ops[i]);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = session_enter(&c.out);
+    if (status == 0) {
+        status = call_prepare(&c);
+        if (status == 0) status = call_run(&c);
+        call_finish(&c, status == 0);
+    }
+    Py_END_ALLOW_THREADS
+    if (status != 0) {
+        raise_outcome(&c.out);
+        return -1;
+    }
+    return 0;
+}
+
+/* A new array or tensor laid out like `like` (its strides order kept). For a NumPy array
+   that runs backwards along some axes, the new one is viewed backwards along the same axes,
+   so the two pair up without a negative stride reaching the library. */
+static PyObject *new_like(PyObject *like, const operand *op) {
+    if (is_torch(like)) return PyObject_CallOneArg(torch_empty_like, like);
+    PyObject *fresh = PyObject_CallOneArg(np_empty_like, like);
+    if (fresh == NULL) return NULL;
+    int reversed = 0;
+    for (int d = 0; d < op->ndim; d++) reversed |= op->stride[d] < 0 && op->shape[d] > 1;
+    if (!reversed) return fresh;
+    PyObject *index = PyTuple_New(op->ndim);
+    if (index == NULL) {
+        Py_DECREF(fresh);
+        return NULL;
+    }
+    for (int d = 0; d < op->ndim; d++) {
+        PyObject *step = PyLong_FromLong(op->stride[d] < 0 && op->shape[d] > 1 ? -1 : 1);
+        PyObject *slice = step != NULL ? PySlice_New(Py_None, Py_None, step) : NULL;
+        Py_XDECREF(step);
+        if (slice == NULL) {
+            Py_DECREF(index);
+            Py_DECREF(fresh);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(index, d, slice);
+    }
+    PyObject *view = PyObject_GetItem(fresh, index);
+    Py_DECREF(index);
+    Py_DECREF(fresh);
+    return view;
+}
+
+/* ---- argument parsing (METH_FASTCALL | METH_KEYWORDS) -------------------------------------- */
+
+static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      const char *const *names, int nnames, int nrequired, PyObject **out) {
+    for (int i = 0; i < nnames; i++) out[i] = NULL;
+    if (nargs > nnames) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", fname, nnames,
+                     nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) out[i] = args[i];
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        for (int i = 0; i < nnames; i++)
+            if (PyUnicode_CompareWithASCIIString(key, names[i]) == 0) found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+        if (out[found] != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname,
+                         names[found]);
+            return -1;
+        }
+        out[found] = args[nargs + k];
+    }
+    for (int i = 0; i < nrequired; i++)
+        if (out[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", fname, names[i]);
+            return -1;
+        }
+    for (int i = nrequired; i < nnames; i++)
+        if (out[i] == Py_None) out[i] = NULL;
+    return 0;
+}
+
+/* mish(x, out=None) and mish_backward(grad_output, x, out=None): inputs, then out. */
+static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const char *const *names,
+                                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *a[3];
+    if (parse_args(fname, args, nargs, kwnames, names, n_inputs + 1, n_inputs, a) < 0) return NULL;
+    operand ops[3];
+    memset(ops, 0, sizeof ops);
+    PyObject *result = NULL;
+    for (int i = 0; i < n_inputs; i++)
+        if (operand_from(&ops[i], a[i], 0, names[i]) < 0) goto done;
+    const operand *like = &ops[n_inputs - 1];
+    if (a[n_inputs] != NULL) {
+        result = a[n_inputs];
+        Py_INCREF(result);
+    } else {
+        result = new_like(a[n_inputs - 1], like);
+        if (result == NULL) goto done;
+    }
+    if (operand_from(&ops[n_inputs], result, 1, "out") < 0) goto fail;
+    rebase_negative_strides(ops, n_inputs + 1);
+    if (execute(op, ops, n_inputs + 1) < 0) goto fail;
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    for (int i = 0; i <= n_inputs; i++) operand_release(&ops[i]);
+    return result;
+}
+
+static PyObject *py_mish(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    static const char *const names[] = {"x", "out"};
+    return binary_or_unary(OP_MISH, 1, "mish", names, args, nargs, kwnames);
+}
+
+static PyObject *py_mish_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames) {
+    (void)self;
+    static const char *const names[] = {"grad_output", "x", "out"};
+    return binary_or_unary(OP_MISH_BACKWARD, 2, "mish_backward", names, args, nargs, kwnames);
+}
+
+static PyObject *py_mish_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    static const char *const names[] = {"x"};
+    PyObject *a[1];
+    if (parse_args("mish_", args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
+    operand op;
+    if (operand_from(&op, a[0], 1, "x") < 0) {
+        operand_release(&op);
+        return NULL;
+    }
+    rebase_negative_strides(&op, 1);
+    int rc = execute(OP_INPLACE_MISH, &op, 1);
+    operand_release(&op);
+    if (rc < 0) return NULL;
+    Py_INCREF(a[0]);
+    return a[0];
+}
+
+/* _c_loop(op, reps, *arrays): the C call alone, for the benchmark. The memory is made
+   device-reachable and the tensors created once, outside the clock; the clock covers `reps`
+   times phase 1 + phase 2 + aclrtSynchronizeStream, as a C program calling the operator on
+   tensors it keeps would run it. Returns the seconds of the whole loop. */
+static PyObject *py_c_loop(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs < 3) {
+        PyErr_SetString(PyExc_TypeError, "_c_loop(op, reps, *arrays)");
+        return NULL;
+    }
+    const char *opname = PyUnicode_AsUTF8(args[0]);
+    long reps = PyLong_AsLong(args[1]);
+    if (opname == NULL || (reps == -1 && PyErr_Occurred())) return NULL;
+    int op = strcmp(opname, "mish") == 0 ? OP_MISH
+           : strcmp(opname, "mish_") == 0 ? OP_INPLACE_MISH
+           : strcmp(opname, "mish_backward") == 0 ? OP_MISH_BACKWARD : -1;
+    int count = (int)(nargs - 2);
+    int want = op == OP_MISH ? 2 : op == OP_INPLACE_MISH ? 1 : 3;
+    if (op < 0 || count != want) {
+        PyErr_SetString(PyExc_ValueError, "_c_loop: op is mish (x, out), mish_ (x) or "
+                                          "mish_backward (grad_output, x, out)");
+        return NULL;
+    }
+    operand ops[3];
+    memset(ops, 0, sizeof ops);
+    for (int i = 0; i < count; i++)
+        if (operand_from(&ops[i], args[2 + i], i == count - 1, "array") < 0) {
+            for (int j = 0; j <= i; j++) operand_release(&ops[j]);
+            return NULL;
+        }
+    rebase_negative_strides(ops, count);
+    for (int i = 0; i < count; i++) describe(&ops[i]);
+    call c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.count = count;
+    c.ops = ops;
+    int status;
+    double seconds = 0;
+    Py_BEGIN_ALLOW_THREADS
+    status = session_enter(&c.out);
+    if (status == 0) {
+        status = call_prepare(&c);
+        if (status == 0) {
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            for (long r = 0; r < reps && status == 0; r++) status = call_run(&c);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        }
+        call_finish(&c, status == 0);
+    }
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < count; i++) operand_release(&ops[i]);
+    if (status != 0) return raise_outcome(&c.out);
+    return PyFloat_FromDouble(seconds);
+}
+
+/* _bind(AclnnError, ndarray, generic, np_empty_like, Tensor, torch_empty_like, torch_dtypes,
+         storage_method): the optional libraries, as found by the package at import. */
+static PyObject *py_bind(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *err, *nd, *ng, *nel, *tt, *tel, *tdt;
+    const char *storage_method;
+    if (!PyArg_ParseTuple(args, "OOOOOOOs", &err, &nd, &ng, &nel, &tt, &tel, &tdt, &storage_method))
+        return NULL;
+    PyObject *storage_name = PyUnicode_InternFromString(storage_method);
+    if (storage_name == NULL) return NULL;
+    Py_XSETREF(str_storage, storage_name);
+#define BIND(var, value) do { PyObject *v_ = (value) == Py_None ? NULL : (value); Py_XINCREF(v_); Py_XSETREF(var, v_); } while (0)
+    BIND(AclnnError, err);
+    BIND(np_ndarray, nd);
+    BIND(np_generic, ng);
+    BIND(np_empty_like, nel);
+    BIND(torch_tensor, tt);
+    BIND(torch_empty_like, tel);
+    BIND(torch_dtypes, tdt);
+#undef BIND
+    if (AclnnError == NULL) {
+        PyErr_SetString(PyExc_TypeError, "_bind: AclnnError is required");
+        return NULL;
+    }
+    if (torch_tensor != NULL && (torch_dtypes == NULL || !PyDict_Check(torch_dtypes))) {
+        PyErr_SetString(PyExc_TypeError, "_bind: torch dtypes must be a dict");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_live_registrations(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(mg_mem_live());
+}
+
+static PyMethodDef methods[] = {
+    {"mish", (PyCFunction)(void (*)(void))py_mish, METH_FASTCALL | METH_KEYWORDS,
+     "mish(x, out=None): y = x * tanh(softplus(x)) through aclnnMish."},
+    {"mish_", (PyCFunction)(void (*)(void))py_mish_, METH_FASTCALL | METH_KEYWORDS,
+     "mish_(x): x = mish(x) in place through aclnnInplaceMish; returns x."},
+    {"mish_backward", (PyCFunction)(void (*)(void))py_mish_backward, METH_FASTCALL | METH_KEYWORDS,
+     "mish_backward(grad_output, x, out=None): the gradient of mish through aclnnMishBackward."},
+    {"_c_loop", (PyCFunction)(void (*)(void))py_c_loop, METH_FASTCALL,
+     "_c_loop(op, reps, *arrays) -> seconds: the C call alone, repeated (benchmark)."},
+    {"_bind", py_bind, METH_VARARGS, "internal: the optional libraries found at import."},
+    {"_shutdown", py_shutdown, METH_NOARGS, "internal: aclFinalize at interpreter exit."},
+    {"_live_registrations", py_live_registrations, METH_NOARGS,
+     "internal: host registrations held right now (0 between calls)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "mishgrad._mishgrad",
+                                    "MishGradV2's operators on NumPy arrays and torch tensors.", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__mishgrad(void) {
+#define INTERN(var, text) do { if ((var = PyUnicode_InternFromString(text)) == NULL) return NULL; } while (0)
+    INTERN(str_base, "base");
+    INTERN(str_is_cpu, "is_cpu");
+    INTERN(str_dtype, "dtype");
+    INTERN(str_shape, "shape");
+    INTERN(str_stride, "stride");
+    INTERN(str_data_ptr, "data_ptr");
+    INTERN(str_storage, "_storage");
+    INTERN(str_nbytes, "nbytes");
+    INTERN(str_element_size, "element_size");
+    INTERN(str_device, "device");
+#undef INTERN
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    if (PyModule_AddIntConstant(m, "ZERO_COPY", mg_mem_zero_copy()) < 0 ||
+#if defined(MISHGRAD_HAVE_FORWARD)
+        PyModule_AddIntConstant(m, "HAVE_FORWARD", 1) < 0
+#else
+        PyModule_AddIntConstant(m, "HAVE_FORWARD", 0) < 0
+#endif
+    ) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

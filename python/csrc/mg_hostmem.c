@@ -1,0 +1,252 @@
+/*
+ * mg_hostmem.c: see mg_hostmem.h.
+ */
+#include "mg_hostmem.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+
+static const char *recent_message(void) {
+    const char *m = aclGetRecentErrMsg();
+    return m != NULL && m[0] != '\0' ? m : "(the runtime gave no message)";
+}
+
+#if defined(MISHGRAD_HAVE_HOST_REGISTER)
+
+/* CANN: "Host内存地址需4KB页对齐" (the host pointer must be 4 KiB aligned). */
+static uintptr_t page_size(void) {
+    static uintptr_t cached;
+    if (cached == 0) {
+        long p = sysconf(_SC_PAGESIZE);
+        cached = p > 4096 ? (uintptr_t)p : 4096;
+    }
+    return cached;
+}
+
+
+typedef struct region {
+    uintptr_t lo, hi; /* page-aligned */
+    void *dev;
+    int users; /* calls in flight inside it; 0: free slot */
+} region;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
+static region *regions;
+static int region_count, region_capacity;
+
+int mg_mem_zero_copy(void) { return 1; }
+
+int mg_mem_live(void) {
+    int live = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < region_count; i++) live += regions[i].users > 0;
+    pthread_mutex_unlock(&lock);
+    return live;
+}
+
+/* Lock held. Index of a live region containing [lo, hi), -1 if none; *conflict set when a
+   live region overlaps it without containing it. */
+static int find_region(uintptr_t lo, uintptr_t hi, int *conflict) {
+    for (int i = 0; i < region_count; i++) {
+        const region *r = &regions[i];
+        if (r->users == 0) continue;
+        if (r->lo <= lo && hi <= r->hi) return i;
+        if (r->lo < hi && lo < r->hi) *conflict = 1;
+    }
+    return -1;
+}
+
+static int new_slot(void) {
+    for (int i = 0; i < region_count; i++)
+        if (regions[i].users == 0) return i;
+    if (region_count == region_capacity) {
+        int capacity = region_capacity ? region_capacity * 2 : 32;
+        region *grown = realloc(regions, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) return -1;
+        regions = grown;
+        region_capacity = capacity;
+    }
+    regions[region_count].users = 0;
+    return region_count++;
+}
+
+static void drop_user(int index) {
+    region *r = &regions[index];
+    if (--r->users == 0) {
+        (void)aclrtHostUnregister((void *)r->lo);
+        pthread_cond_broadcast(&released);
+    }
+}
+
+int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+    uintptr_t page = page_size();
+    /* The page ranges this call needs, overlapping ones merged. */
+    uintptr_t lo[MG_MEM_MAX_SPANS], hi[MG_MEM_MAX_SPANS];
+    int group[MG_MEM_MAX_SPANS], groups = 0;
+    for (int i = 0; i < count; i++) {
+        spans[i].dev = NULL;
+        spans[i].region = -1;
+        group[i] = -1;
+        if (spans[i].lo == spans[i].hi) continue;
+        uintptr_t a = spans[i].lo & ~(page - 1);
+        uintptr_t b = (spans[i].hi + page - 1) & ~(page - 1);
+        int g = -1;
+        for (int k = 0; k < groups; k++)
+            if (lo[k] < b && a < hi[k]) { g = k; break; }
+        if (g < 0) {
+            g = groups++;
+            lo[g] = a;
+            hi[g] = b;
+        } else {
+            if (a < lo[g]) lo[g] = a;
+            if (b > hi[g]) hi[g] = b;
+        }
+        group[i] = g;
+    }
+    /* Growing one group can make it meet another: merge until stable. */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int k = 0; k < groups && !changed; k++)
+            for (int j = k + 1; j < groups && !changed; j++)
+                if (lo[k] < hi[j] && lo[j] < hi[k]) {
+                    if (lo[j] < lo[k]) lo[k] = lo[j];
+                    if (hi[j] > hi[k]) hi[k] = hi[j];
+                    for (int i = 0; i < count; i++) {
+                        if (group[i] == j) group[i] = k;
+                        else if (group[i] == groups - 1) group[i] = j;
+                    }
+                    lo[j] = lo[groups - 1];
+                    hi[j] = hi[groups - 1];
+                    groups--;
+                    changed = 1;
+                }
+    }
+
+    int taken[MG_MEM_MAX_SPANS];
+    pthread_mutex_lock(&lock);
+    /* Take every range at once or none, so two calls never wait on each other. */
+    for (;;) {
+        int conflict = 0;
+        for (int k = 0; k < groups; k++) {
+            int overlaps = 0;
+            taken[k] = find_region(lo[k], hi[k], &overlaps);
+            if (taken[k] < 0 && overlaps) conflict = 1;
+        }
+        if (!conflict) break;
+        pthread_cond_wait(&released, &lock);
+    }
+    for (int k = 0; k < groups; k++) {
+        if (taken[k] >= 0) {
+            regions[taken[k]].users++;
+            continue;
+        }
+        int slot = new_slot();
+        void *dev = NULL;
+        aclError e = slot < 0 ? ACL_ERROR_BAD_ALLOC
+                              : aclrtHostRegister((void *)lo[k], (uint64_t)(hi[k] - lo[k]),
+                                                  ACL_HOST_REGISTER_MAPPED, &dev);
+        if (e != ACL_SUCCESS) {
+            snprintf(msg, msg_size, "aclrtHostRegister of %zu bytes at %p failed: %s",
+                     (size_t)(hi[k] - lo[k]), (void *)lo[k],
+                     slot < 0 ? "out of memory" : recent_message());
+            for (int j = 0; j < k; j++) drop_user(taken[j]);
+            pthread_mutex_unlock(&lock);
+            return e;
+        }
+        regions[slot].lo = lo[k];
+        regions[slot].hi = hi[k];
+        regions[slot].dev = dev;
+        regions[slot].users = 1;
+        taken[k] = slot;
+    }
+    for (int i = 0; i < count; i++) {
+        if (group[i] < 0) continue;
+        const region *r = &regions[taken[group[i]]];
+        spans[i].region = taken[group[i]];
+        spans[i].dev = (char *)r->dev + (spans[i].lo - r->lo);
+    }
+    /* spans[].region of the first span of each group carries the reference. */
+    for (int i = 0; i < count; i++) {
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            if (group[j] >= 0 && group[j] == group[i]) first = 0;
+        if (!first) spans[i].region = -1;
+    }
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+void mg_mem_release(mg_span *spans, int count, int ok) {
+    (void)ok;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < count; i++)
+        if (spans[i].region >= 0) {
+            drop_user(spans[i].region);
+            spans[i].region = -1;
+        }
+    pthread_mutex_unlock(&lock);
+}
+
+#else /* staging through aclrtMalloc */
+
+static _Atomic int staged;
+
+int mg_mem_zero_copy(void) { return 0; }
+int mg_mem_live(void) { return staged; }
+
+int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+    for (int i = 0; i < count; i++) {
+        spans[i].dev = NULL;
+        spans[i].region = -1;
+    }
+    for (int i = 0; i < count; i++) {
+        size_t bytes = (size_t)(spans[i].hi - spans[i].lo);
+        if (bytes == 0) continue;
+        /* The same host span twice (in-place): one staging block. */
+        int same = -1;
+        for (int j = 0; j < i; j++)
+            if (spans[j].lo == spans[i].lo && spans[j].hi == spans[i].hi) same = j;
+        if (same >= 0) {
+            spans[i].dev = spans[same].dev;
+            spans[same].written |= spans[i].written;
+            spans[i].written = 0;
+            continue;
+        }
+        aclError e = aclrtMalloc(&spans[i].dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+        if (e == ACL_SUCCESS)
+            e = aclrtMemcpy(spans[i].dev, bytes, (const void *)spans[i].lo, bytes,
+                            ACL_MEMCPY_HOST_TO_DEVICE);
+        if (e != ACL_SUCCESS) {
+            snprintf(msg, msg_size, "staging %zu bytes in device memory failed: %s", bytes,
+                     recent_message());
+            spans[i].region = spans[i].dev != NULL ? 1 : -1;
+            if (spans[i].region > 0) staged++;
+            mg_mem_release(spans, i + 1, 0);
+            return e;
+        }
+        spans[i].region = 1;
+        staged++;
+    }
+    return 0;
+}
+
+void mg_mem_release(mg_span *spans, int count, int ok) {
+    for (int i = 0; i < count; i++) {
+        if (spans[i].region < 0) continue;
+        size_t bytes = (size_t)(spans[i].hi - spans[i].lo);
+        if (ok && spans[i].written)
+            (void)aclrtMemcpy((void *)spans[i].lo, bytes, spans[i].dev, bytes,
+                              ACL_MEMCPY_DEVICE_TO_HOST);
+        (void)aclrtFree(spans[i].dev);
+        spans[i].region = -1;
+        staged--;
+    }
+}
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * mg_hostmem.h: the caller's host memory (a NumPy array's or torch tensor's buffer) made
+ * usable as device memory for one operator call, through the public runtime API.
+ *
+ * With aclrtHostRegister (MISHGRAD_HAVE_HOST_REGISTER): each span is widened to whole
+ * 4 KiB pages (CANN requires a page-aligned pointer), spans of one call whose pages overlap
+ * are merged into one registration, and a registration is shared, with a count, by every
+ * call in flight that lies inside it. A call whose pages overlap a registration in use
+ * without lying inside it waits until that one is released (the runtime does not take
+ * overlapping registrations). The last call out unregisters, so no registration outlives
+ * the calls that use it: the array's allocator may hand the pages out again at any time.
+ *
+ * Without it (a runtime that predates aclrtHostRegister) each span is staged through an
+ * aclrtMalloc block: copied in before the call, the output copied back after a success.
+ */
+#ifndef MG_HOSTMEM_H_
+#define MG_HOSTMEM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One operand's bytes: [lo, hi) on the host. dev is filled in by mg_mem_acquire: the device
+   address of lo. written marks an output (copied back in the staging fallback). */
+typedef struct mg_span {
+    uintptr_t lo, hi;
+    void *dev;
+    int written;
+    int region; /* private: index of the region used */
+} mg_span;
+
+#define MG_MEM_MAX_SPANS 4
+
+/* Makes every span device-reachable. Returns 0, or an ACL/ACLNN status with msg filled in
+   (nothing acquired then). Spans with lo == hi get dev = NULL and nothing else. */
+int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size);
+/* Releases what mg_mem_acquire took. ok: the call succeeded (the fallback copies outputs
+   back only then). */
+void mg_mem_release(mg_span *spans, int count, int ok);
+/* Registrations (or staging blocks) held right now; 0 between calls. */
+int mg_mem_live(void);
+/* 1 when the zero-copy route (aclrtHostRegister) is compiled in. */
+int mg_mem_zero_copy(void);
+
+#endif /* MG_HOSTMEM_H_ */

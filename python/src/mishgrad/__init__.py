@@ -1,0 +1,78 @@
+"""MishGradV2's Mish operators for NumPy arrays and PyTorch CPU tensors.
+
+    mish(x, out=None)                    y = x * tanh(softplus(x))          aclnnMish
+    mish_(x)                             x = mish(x), in place              aclnnInplaceMish
+    mish_backward(grad_output, x, out=None)  the gradient of mish             aclnnMishBackward
+
+Each call reaches the library through CANN's public API, on the caller's own memory (no
+copy): NumPy float32/float16 and torch float32/float16/bfloat16, rank 0-8, any strides,
+offsets and transposes. A new result has the input's type and layout. A failure raises
+AclnnError, whose .status is CANN's status and whose text is the library's message;
+nothing is written then. mishgrad.torch has the autograd function and nn.Module.
+"""
+import atexit as _atexit
+
+from . import _mishgrad
+
+
+class AclnnError(RuntimeError):
+    """A CANN call failed. ``status`` is its status code (161001, 161002, ...), ``api`` the
+    function that returned it, and the text is the library's message (aclGetRecentErrMsg)."""
+
+    status = None
+    api = None
+
+    @property
+    def message(self):
+        return self.args[0] if self.args else ""
+
+
+def _bind():
+    try:
+        import numpy
+    except ImportError:
+        numpy = None
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    torch_dtypes = {}
+    if torch is not None:
+        # CANN's aclDataType values (acl/acl_base.h) and item sizes.
+        for name, code in (("float32", 0), ("float16", 1), ("int8", 2), ("int32", 3),
+                           ("uint8", 4), ("int16", 6), ("int64", 9), ("float64", 11),
+                           ("bool", 12), ("complex64", 16), ("complex128", 17),
+                           ("bfloat16", 27)):
+            dtype = getattr(torch, name, None)
+            if dtype is not None:
+                torch_dtypes[dtype] = (code, torch.empty((), dtype=dtype).element_size())
+    storage = "untyped_storage" if torch is not None and hasattr(torch.Tensor, "untyped_storage") \
+        else "_storage"
+    _mishgrad._bind(AclnnError,
+                    numpy.ndarray if numpy is not None else None,
+                    numpy.generic if numpy is not None else None,
+                    numpy.empty_like if numpy is not None else None,
+                    torch.Tensor if torch is not None else None,
+                    torch.empty_like if torch is not None else None,
+                    torch_dtypes, storage)
+
+
+_bind()
+_atexit.register(_mishgrad._shutdown)
+
+mish = _mishgrad.mish
+mish_ = _mishgrad.mish_
+mish_backward = _mishgrad.mish_backward
+
+#: True when the library reaches the caller's memory through aclrtHostRegister (no copy).
+ZERO_COPY = bool(_mishgrad.ZERO_COPY)
+
+__all__ = ["AclnnError", "mish", "mish_", "mish_backward", "ZERO_COPY"]
+
+
+def __getattr__(name):
+    # mishgrad.torch is imported on first use, so importing mishgrad never needs torch.
+    if name == "torch":
+        import importlib
+        return importlib.import_module(".torch", __name__)
+    raise AttributeError(f"module 'mishgrad' has no attribute {name!r}")

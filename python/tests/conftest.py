@@ -1,0 +1,91 @@
+"""Shared references and helpers for the mishgrad tests.
+
+References are computed in float64 from the inputs as the operator sees them (16-bit
+inputs widened exactly). Tolerances follow docs/accuracy.md's measure: for the gradient,
+err = |y - exact| / (eps * |g| * (|T1| + |T2|)) stays meaningful at mish's root near
+x = -1.19, where a plain relative error does not."""
+import numpy as np
+import pytest
+
+import mishgrad
+
+# eps of each dtype: 2^-(mantissa bits)
+EPS = {"float32": 2.0 ** -23, "float16": 2.0 ** -10, "bfloat16": 2.0 ** -7}
+TINY = {"float32": 2.0 ** -149, "float16": 2.0 ** -24, "bfloat16": 2.0 ** -133}
+
+needs_forward = pytest.mark.skipif(
+    not mishgrad._mishgrad.HAVE_FORWARD,
+    reason="this build's library has no aclnnMish / aclnnInplaceMish")
+
+
+def softplus64(x):
+    return np.maximum(x, 0.0) + np.log1p(np.exp(-np.abs(x)))
+
+
+def mish64(x):
+    x = np.asarray(x, np.float64)
+    return x * np.tanh(softplus64(x))
+
+
+def mish_grad_terms64(g, x):
+    """The two terms of mish'(x) * g: T1 = g*t, T2 = g*x*(1-t^2)*sigmoid(x)."""
+    g = np.asarray(g, np.float64)
+    x = np.asarray(x, np.float64)
+    t = np.tanh(softplus64(x))
+    sig = 0.5 * (1.0 + np.tanh(0.5 * x))
+    return g * t, g * x * (1.0 - t * t) * sig
+
+
+def mish_backward64(g, x):
+    t1, t2 = mish_grad_terms64(g, x)
+    return t1 + t2
+
+
+def check_backward(y, g, x, dtype_name, ulps=3.0):
+    """y (any float dtype) against the float64 gradient of (g, x)."""
+    y = np.asarray(y, np.float64)
+    t1, t2 = mish_grad_terms64(g, x)
+    exact = t1 + t2
+    eps = EPS[dtype_name]
+    # 16-bit results are rounded once to their own precision: half an ulp of the result
+    # plus the float32 evaluation's error.
+    bound = ulps * eps * (np.abs(t1) + np.abs(t2)) + 2 * eps * np.abs(exact) + TINY[dtype_name]
+    bad = np.abs(y - exact) > bound
+    assert not bad.any(), (
+        f"{bad.sum()} of {bad.size} {dtype_name} gradients off; first at x={np.asarray(x, np.float64)[bad][0]}, "
+        f"g={np.asarray(g, np.float64)[bad][0]}: got {y[bad][0]!r}, exact {exact[bad][0]!r}")
+
+
+def check_forward(y, x, dtype_name, ulps=4.0):
+    y = np.asarray(y, np.float64)
+    exact = mish64(x)
+    eps = EPS[dtype_name]
+    bound = ulps * eps * np.abs(exact) + TINY[dtype_name]
+    if dtype_name != "float32":
+        bound = bound + 0.5 * eps * np.abs(exact)
+    bad = np.abs(y - exact) > bound
+    assert not bad.any(), (
+        f"{bad.sum()} of {bad.size} {dtype_name} mish values off; first at x={np.asarray(x, np.float64)[bad][0]}: "
+        f"got {y[bad][0]!r}, exact {exact[bad][0]!r}")
+
+
+def sample(rng, shape, scale=4.0):
+    """Values spread over mish's interesting range, with its special points mixed in."""
+    v = np.asarray(rng.standard_normal(shape) * scale)
+    special = np.array([0.0, -0.0, 1.0, -1.0, -1.19243, 5.0, -5.0, 20.0, -20.0, 0.5, -0.5])
+    flat = v.reshape(-1)
+    n = min(flat.size, special.size)
+    flat[:n] = special[:n]
+    return v
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261201)
+
+
+@pytest.fixture(autouse=True)
+def no_registration_left():
+    """Every test ends with no host registration held (each call releases its own)."""
+    yield
+    assert mishgrad._mishgrad._live_registrations() == 0
