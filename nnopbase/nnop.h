@@ -23,17 +23,16 @@ extern "C" {
 /* Operators accept at most this rank (the seed's limit). */
 #define NNOP_MAX_RANK 8
 
-struct aclTensor {
-    uint64_t rank;          /* number of view dims */
-    uint64_t storage_rank;
-    aclDataType dtype;
-    aclFormat format;
-    int64_t offset;         /* elements */
-    void *data;             /* storage start */
-    int64_t *view_dims;     /* [rank] */
-    int64_t *strides;       /* [rank], elements */
-    int64_t *storage_dims;  /* [storage_rank] */
-};
+/* Handles. Every aclTensor * / aclOpExecutor * a program holds is a token of the shared
+   handle registry (runtime/mgrt_handle.h), not an object address: never dereference one.
+   Read tensors through the functions below (each resolves and pins the handle for the
+   duration of the call), so a destroyed or foreign tensor gets a status and a message. */
+
+/* 0 for a live tensor; 161001 "Expected a proper Tensor but got null for argument
+   <name>." for NULL; 161002 naming `name` for a destroyed, reclaimed or foreign handle.
+   Call it for every tensor argument before nnop_tensor_dtype / nnop_tensor_shape, which
+   cannot report (they give ACL_DT_UNDEFINED / rank 0 for such a handle). */
+NNOP_API aclnnStatus nnop_tensor_check(const aclTensor *t, const char *api, const char *name);
 
 /* A tensor's view as a plan sees it, rank <= NNOP_MAX_RANK, after validation. */
 typedef struct nnop_view {
@@ -52,21 +51,25 @@ typedef struct nnop_view {
 
 /* What an operator may read of a tensor before it validates it (CANN's checks look at
    dtype, rank and shape before the storage): its dtype, and its rank with the first
-   `capacity` view dims copied into `dims`. `t` must not be NULL. */
+   `capacity` view dims copied into `dims`. Check `t` with nnop_tensor_check first. */
 NNOP_API aclDataType nnop_tensor_dtype(const aclTensor *t);
 NNOP_API uint64_t nnop_tensor_shape(const aclTensor *t, int64_t *dims, int capacity);
 
 /* Validates `t` as argument `name` of `api` and fills `view`: rank <= NNOP_MAX_RANK, dims,
    strides and offset >= 0, no int64 overflow, the view inside its storage, the storage
    inside one live aclrtMalloc block, data non-NULL unless the view is empty. On failure
-   returns ACLNN_ERR_PARAM_INVALID with a message naming `name`. The dtype is not judged. */
+   returns ACLNN_ERR_PARAM_INVALID with a message naming `name` (also for a stale handle,
+   and for data not aligned to the element size: issue 10's defect 7 is refused, never
+   read misaligned). NULL `t` gives 161001. The dtype is not judged. */
 NNOP_API aclnnStatus nnop_view_from_tensor(const aclTensor *t, const char *api, const char *name,
                                            nnop_view *view);
 /* The bytes [lo, hi) of memory that `view` over `data` can touch (hi == lo when empty). */
 NNOP_API void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo,
                                    uintptr_t *hi);
 
-/* The one overlap rule, for phase 1's plan and phase 2's re-check alike: 1 when `a` over
+/* THE overlap rule between two tensors, for phase 1's plan (op_host's elementwise layer)
+   and phase 2's re-check of refreshed addresses (op_executor.c) alike: call this, never
+   an own copy, so both phases judge the same way. 1 when `a` over
    `a_data` and `b` over `b_data` share memory but not exactly (the same bytes, element
    for element: dense views of one dtype with equal byte ranges), i.e. when a kernel
    writing one while reading the other could read an element it already overwrote.
@@ -74,10 +77,14 @@ NNOP_API void nnop_view_byte_range(const nnop_view *view, const void *data, uint
 NNOP_API int nnop_views_conflict(const nnop_view *a, const void *a_data, const nnop_view *b,
                                  const void *b_data);
 
-/* 1 when two different elements of `view` share one memory location (a zero stride on a
-   dim > 1, or strides that interleave and collide). Exact, except that a view whose strides
-   do not nest and that spans more than 2^26 elements is reported as overlapping (proving
-   otherwise would take too long); 1 too if memory for the proof runs out. */
+/* THE self-overlap rule for an output view, used by every operator's phase 1: 0 when no
+   two elements of `view` share a memory location; 161002 naming argument `name` when two
+   do (a zero stride on a dim > 1, strides that interleave and collide, or a view whose
+   strides do not nest spanning more than 2^26 elements, too many to prove); 561000 with
+   a message saying an internal allocation failed when the proof's memory cannot be had
+   (issue 10's defect 5: never blamed on the caller). Size-1 dims' strides are ignored. */
+NNOP_API aclnnStatus nnop_view_check_overlaps_itself(const nnop_view *view, const char *api, const char *name);
+/* The same proof as a yes/no (1 also when its memory runs out). Prefer the check above. */
 NNOP_API int nnop_view_overlaps_itself(const nnop_view *view);
 
 /* ---- executors and their plans -------------------------------------------------------- */

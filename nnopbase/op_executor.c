@@ -1,19 +1,22 @@
 /*
  * nnopbase/op_executor.c: aclOpExecutor, the plan phase 1 builds and phase 2 queues.
  *
- * Phase 2 copies the plan into a task with every buffer resolved to an address, so the
- * queued work never looks at the executor again: a repeatable executor may be refreshed
- * or destroyed while its earlier runs wait on the stream, and a single-use one is freed at
- * once. Live executors are kept in a table, so a stale handle (a single-use executor run a
- * second time) is recognised without touching freed memory.
+ * A program holds a registry token (runtime/mgrt_handle.h), never the executor's address,
+ * so a stale handle is recognised whatever the allocator reuses (issue 10, defect 1), and
+ * each call pins the executor while it uses it, so a destroy racing a launch waits for the
+ * launch to let go (defect 2). Phase 2 copies the plan into a task with every buffer
+ * resolved to the addresses it checked (a snapshot taken under the executor's lock, so a
+ * racing aclSetOutputTensorAddr cannot slip a new address in between), and holds a pin on
+ * each memory block from its checks until the task is queued (defect 3): the queued work
+ * never looks at the executor again. A single-use executor is released by its phase 2.
  */
 #include <pthread.h>
 #include <stdalign.h>
-#include <stdatomic.h>
 #include <string.h>
 
 #include "mgrt.h"
 #include "nnop.h"
+#include "nnop_internal.h"
 
 #define MAX_SLOTS 4
 #define MAX_STEPS 8
@@ -28,28 +31,6 @@ typedef struct plan_step {
     alignas(16) unsigned char params[NNOP_MAX_STEP_PARAMS];
 } plan_step;
 
-typedef struct slot {
-    const char *name;
-    aclTensor *tensor;
-    void *data;
-    nnop_view view;
-    int has_view;
-    int direct;
-} slot;
-
-struct aclOpExecutor {
-    const char *op_name;
-    int repeatable;
-    atomic_int launched; /* it has run: too late to make it repeatable */
-    uint32_t input_count, output_count;
-    slot inputs[MAX_SLOTS];
-    slot outputs[MAX_SLOTS];
-    uint64_t workspace_size;
-    uint64_t work_elements;   /* summed over the steps: the plan's cost */
-    uint32_t step_count;
-    plan_step steps[MAX_STEPS];
-};
-
 /* What phase 2 queues: the steps with their buffers resolved. */
 typedef struct launch_task {
     uint32_t step_count;
@@ -57,90 +38,42 @@ typedef struct launch_task {
     plan_step steps[];
 } launch_task;
 
-/* ---- the table of live executors (sorted addresses) ---------------------------------- */
+typedef struct slot {
+    const char *name;
+    const aclTensor *tensor;    /* the handle phase 1 bound */
+    void *data;                 /* the address phase 2 uses (executor lock) */
+    nnop_view view;
+    int has_view;
+    int direct;
+} slot;
 
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t *live_executors;
-static size_t live_count, live_capacity;
+typedef struct executor {
+    pthread_mutex_t lock;       /* slots' data, repeatable, launched */
+    const char *op_name;
+    int repeatable;
+    int launched;               /* it has run: too late to make it repeatable */
+    uint32_t input_count, output_count;
+    slot inputs[MAX_SLOTS];
+    slot outputs[MAX_SLOTS];
+    uint64_t workspace_size;
+    uint64_t work_elements;     /* summed over the steps: the plan's cost */
+    uint32_t step_count;
+    plan_step steps[MAX_STEPS];
+} executor;
 
-static size_t registry_lower_bound(uintptr_t key) {
-    size_t lo = 0, hi = live_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (live_executors[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+static void destroy_executor(void *object) {
+    executor *e = object;
+    pthread_mutex_destroy(&e->lock);
+    mgrt_free(e);
 }
 
-static int registry_add(aclOpExecutor *e) {
-    pthread_mutex_lock(&registry_lock);
-    int ok = 1;
-    if (live_count == live_capacity) {
-        size_t capacity = live_capacity ? live_capacity * 2 : 64;
-        uintptr_t *grown = mgrt_malloc(capacity * sizeof *grown);
-        if (grown == NULL) {
-            ok = 0;
-        } else {
-            if (live_count > 0) memcpy(grown, live_executors, live_count * sizeof *grown);
-            mgrt_free(live_executors);
-            live_executors = grown;
-            live_capacity = capacity;
-        }
-    }
-    if (ok) {
-        uintptr_t key = (uintptr_t)e;
-        size_t at = registry_lower_bound(key);
-        memmove(&live_executors[at + 1], &live_executors[at], (live_count - at) * sizeof *live_executors);
-        live_executors[at] = key;
-        live_count++;
-    }
-    pthread_mutex_unlock(&registry_lock);
-    return ok;
-}
+static executor *pin(const aclOpExecutor *handle) { return mgrt_handle_pin(handle, MGRT_HANDLE_EXECUTOR); }
+static void unpin(const aclOpExecutor *handle) { mgrt_handle_unpin(handle); }
 
-/* Removes e if it is live; returns whether it was. */
-static int registry_take(const aclOpExecutor *e) {
-    uintptr_t key = (uintptr_t)e;
-    pthread_mutex_lock(&registry_lock);
-    size_t at = registry_lower_bound(key);
-    int found = at < live_count && live_executors[at] == key;
-    if (found) {
-        memmove(&live_executors[at], &live_executors[at + 1], (live_count - at - 1) * sizeof *live_executors);
-        live_count--;
-    }
-    pthread_mutex_unlock(&registry_lock);
-    return found;
-}
-
-/* In one step: is e live, is it repeatable, and take it out when its repeatability is
-   `take_when_repeatable` (phase 2 takes single-use executors, aclDestroyAclOpExecutor
-   repeatable ones), so two threads can never both own one executor. */
-static int registry_claim(aclOpExecutor *e, int take_when_repeatable, int *repeatable) {
-    uintptr_t key = (uintptr_t)e;
-    pthread_mutex_lock(&registry_lock);
-    size_t at = registry_lower_bound(key);
-    int found = at < live_count && live_executors[at] == key;
-    if (found) {
-        *repeatable = e->repeatable;
-        if (*repeatable == take_when_repeatable) {
-            memmove(&live_executors[at], &live_executors[at + 1], (live_count - at - 1) * sizeof *live_executors);
-            live_count--;
-        }
-    }
-    pthread_mutex_unlock(&registry_lock);
-    return found;
-}
-
-static int registry_contains(const aclOpExecutor *e) {
-    uintptr_t key = (uintptr_t)e;
-    pthread_mutex_lock(&registry_lock);
-    size_t at = registry_lower_bound(key);
-    int found = at < live_count && live_executors[at] == key;
-    pthread_mutex_unlock(&registry_lock);
-    return found;
+/* 161002 for an executor handle that does not resolve, naming why. */
+static aclnnStatus not_live(const char *api, const aclOpExecutor *handle, const char *hint) {
+    return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: executor (aclOpExecutor %p) %s%s", api,
+                        (const void *)handle, mgrt_handle_describe(handle, MGRT_HANDLE_EXECUTOR), hint);
 }
 
 /* ---- phase 1: building the plan --------------------------------------------------- */
@@ -151,116 +84,169 @@ aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const 
         mgrt_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: too many tensors for one executor", op_name);
         return NULL;
     }
-    aclOpExecutor *e = mgrt_calloc(1, sizeof *e);
+    executor *e = mgrt_calloc(1, sizeof *e);
     if (e == NULL) {
-        mgrt_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor", op_name);
+        mgrt_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory creating the executor (an allocation failed)",
+                  op_name);
         return NULL;
     }
+    pthread_mutex_init(&e->lock, NULL);
     e->op_name = op_name;
     e->input_count = input_count;
     e->output_count = output_count;
-    for (uint32_t i = 0; i < input_count; i++) {
-        e->inputs[i].name = names[i];
-        e->inputs[i].tensor = (aclTensor *)inputs[i];
-        e->inputs[i].data = inputs[i]->data;
+    for (uint32_t i = 0; i < input_count + output_count; i++) {
+        slot *s = i < input_count ? &e->inputs[i] : &e->outputs[i - input_count];
+        const aclTensor *handle = i < input_count ? inputs[i] : outputs[i - input_count];
+        s->name = names[i];
+        s->tensor = handle;
+        nnop_tensor *t = nnop_tensor_pin(handle);
+        if (t != NULL) {
+            s->data = atomic_load_explicit(&t->data, memory_order_relaxed);
+            nnop_tensor_unpin(handle);
+        }
     }
-    for (uint32_t i = 0; i < output_count; i++) {
-        e->outputs[i].name = names[input_count + i];
-        e->outputs[i].tensor = outputs[i];
-        e->outputs[i].data = outputs[i]->data;
+    aclOpExecutor *handle = mgrt_handle_register(MGRT_HANDLE_EXECUTOR, e, destroy_executor);
+    if (handle == NULL) {
+        destroy_executor(e);
+        mgrt_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory registering the executor (an allocation failed)",
+                  op_name);
     }
-    if (!registry_add(e)) {
-        mgrt_free(e);
-        mgrt_fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of memory registering the executor", op_name);
-        return NULL;
-    }
-    return e;
+    return handle;
 }
 
-void nnop_executor_abandon(aclOpExecutor *e) {
-    if (e != NULL && registry_take(e)) mgrt_free(e);
+void nnop_executor_abandon(aclOpExecutor *handle) {
+    if (handle != NULL) mgrt_handle_release(handle, MGRT_HANDLE_EXECUTOR);
 }
 
-void nnop_executor_set_view(aclOpExecutor *e, nnop_buffer_kind kind, uint32_t index, const nnop_view *view,
+void nnop_executor_set_view(aclOpExecutor *handle, nnop_buffer_kind kind, uint32_t index, const nnop_view *view,
                             int direct) {
-    slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[index] : &e->outputs[index];
-    s->view = *view;
-    s->has_view = 1;
-    s->direct = direct;
+    executor *e = pin(handle);
+    if (e == NULL) return;
+    if (index < (kind == NNOP_BUFFER_INPUT ? e->input_count : e->output_count)) {
+        slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[index] : &e->outputs[index];
+        pthread_mutex_lock(&e->lock);
+        s->view = *view;
+        s->has_view = 1;
+        s->direct = direct;
+        pthread_mutex_unlock(&e->lock);
+    }
+    unpin(handle);
 }
 
-nnop_buffer nnop_executor_reserve_workspace(aclOpExecutor *e, uint64_t bytes) {
-    nnop_buffer buffer = {NNOP_BUFFER_WORKSPACE, 0, e->workspace_size};
+nnop_buffer nnop_executor_reserve_workspace(aclOpExecutor *handle, uint64_t bytes) {
+    nnop_buffer buffer = {NNOP_BUFFER_WORKSPACE, 0, 0};
+    executor *e = pin(handle);
+    if (e == NULL) return buffer;
+    buffer.byte_offset = e->workspace_size;
     e->workspace_size += (bytes + WORKSPACE_ALIGNMENT - 1) / WORKSPACE_ALIGNMENT * WORKSPACE_ALIGNMENT;
+    unpin(handle);
     return buffer;
 }
 
-aclnnStatus nnop_executor_add_step(aclOpExecutor *e, const char *step_name, nnop_step_fn fn, const void *params,
+aclnnStatus nnop_executor_add_step(aclOpExecutor *handle, const char *step_name, nnop_step_fn fn, const void *params,
                                    uint32_t params_size, const nnop_buffer *buffers, uint32_t buffer_count,
                                    uint64_t elements) {
-    if (e->step_count == MAX_STEPS || params_size > NNOP_MAX_STEP_PARAMS || buffer_count > NNOP_MAX_STEP_BUFFERS)
-        return mgrt_fail(ACLNN_ERR_INNER, "%s: step %s does not fit the executor", e->op_name, step_name);
-    plan_step *step = &e->steps[e->step_count++];
-    step->fn = fn;
-    step->name = step_name;
-    step->params_size = params_size;
-    step->buffer_count = buffer_count;
-    if (params_size > 0) memcpy(step->params, params, params_size);
-    if (buffer_count > 0) memcpy(step->buffers, buffers, buffer_count * sizeof *buffers);
-    e->work_elements += elements;
-    return ACLNN_SUCCESS;
+    executor *e = pin(handle);
+    if (e == NULL) return mgrt_fail(ACLNN_ERR_INNER, "step %s: the executor is not live", step_name);
+    aclnnStatus status = ACLNN_SUCCESS;
+    if (e->step_count == MAX_STEPS || params_size > NNOP_MAX_STEP_PARAMS || buffer_count > NNOP_MAX_STEP_BUFFERS) {
+        status = mgrt_fail(ACLNN_ERR_INNER, "%s: step %s does not fit the executor", e->op_name, step_name);
+    } else {
+        plan_step *step = &e->steps[e->step_count++];
+        step->fn = fn;
+        step->name = step_name;
+        step->params_size = params_size;
+        step->buffer_count = buffer_count;
+        if (params_size > 0) memcpy(step->params, params, params_size);
+        if (buffer_count > 0) memcpy(step->buffers, buffers, buffer_count * sizeof *buffers);
+        e->work_elements += elements;
+    }
+    unpin(handle);
+    return status;
 }
 
-uint64_t nnop_executor_workspace_size(const aclOpExecutor *e) { return e->workspace_size; }
+uint64_t nnop_executor_workspace_size(const aclOpExecutor *handle) {
+    executor *e = pin(handle);
+    if (e == NULL) return 0;
+    uint64_t size = e->workspace_size;
+    unpin(handle);
+    return size;
+}
 
 /* ---- the public executor calls ------------------------------------------------------ */
 
-aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
+/* NULL executors get CANN's documented ACLNN_ERR_INNER_NULLPTR (561103) in these calls. */
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor_handle) {
     static const char api[] = "aclSetAclOpExecutorRepeatable";
-    if (executor == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
-    if (!registry_contains(executor))
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                            "%s: executor %p is not live (already run, destroyed, or never created)", api,
-                            (void *)executor);
-    if (atomic_load(&executor->launched))
+    if (executor_handle == NULL) return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
+    executor *e = pin(executor_handle);
+    if (e == NULL) return not_live(api, executor_handle, " (a single-use executor's second phase releases it)");
+    pthread_mutex_lock(&e->lock);
+    int launched = e->launched;
+    if (!launched) e->repeatable = 1;
+    pthread_mutex_unlock(&e->lock);
+    unpin(executor_handle);
+    if (launched)
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p has already run; call it right after the first phase", api,
-                            (void *)executor);
-    pthread_mutex_lock(&registry_lock); /* registry_claim reads it under this lock */
-    executor->repeatable = 1;
-    pthread_mutex_unlock(&registry_lock);
+                            (void *)executor_handle);
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor_handle) {
     static const char api[] = "aclDestroyAclOpExecutor";
-    if (executor == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
-    int repeatable = 0;
-    if (!registry_claim(executor, 1, &repeatable))
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live (destroyed twice, or a "
-                            "single-use executor its second phase already released)", api, (void *)executor);
+    if (executor_handle == NULL) return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
+    executor *e = pin(executor_handle);
+    if (e == NULL)
+        return not_live(api, executor_handle,
+                        " (destroyed twice, or a single-use executor its second phase already released)");
+    pthread_mutex_lock(&e->lock);
+    int repeatable = e->repeatable;
+    pthread_mutex_unlock(&e->lock);
+    /* Released now; freed when the last pin goes (a launch on another thread may hold one). */
+    int released = repeatable && mgrt_handle_release(executor_handle, MGRT_HANDLE_EXECUTOR);
+    unpin(executor_handle);
     if (!repeatable)
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: executor %p is single-use: its second phase releases it (call "
                             "aclSetAclOpExecutorRepeatable after the first phase to own it)",
-                            api, (void *)executor);
-    mgrt_free(executor);
+                            api, (void *)executor_handle);
+    if (!released) return not_live(api, executor_handle, " (destroyed on another thread meanwhile)");
     return ACLNN_SUCCESS;
 }
 
-static aclnnStatus set_address(const char *api, aclOpExecutor *executor, int output, size_t index,
+/* which: 0 input `index`, 1 output `index`, 2 tensor `index` counting inputs then outputs.
+   Checks everything before writing anything. */
+static aclnnStatus set_address(const char *api, aclOpExecutor *executor_handle, int which, size_t index,
                                aclTensor *tensor, void *addr) {
-    if (executor == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
-    if (!registry_contains(executor))
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live", api, (void *)executor);
-    uint32_t count = output ? executor->output_count : executor->input_count;
-    if (index >= count)
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range; %s has %u %s", api, index,
-                            executor->op_name, count, output ? "outputs" : "inputs");
-    slot *s = output ? &executor->outputs[index] : &executor->inputs[index];
-    s->data = addr;
-    if (tensor != NULL) tensor->data = addr;
-    return ACLNN_SUCCESS;
+    if (executor_handle == NULL || tensor == NULL)
+        return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: %s is NULL", api,
+                            executor_handle == NULL ? "executor" : "tensor");
+    executor *e = pin(executor_handle);
+    if (e == NULL) return not_live(api, executor_handle, "");
+    nnop_tensor *t = nnop_tensor_pin(tensor);
+    if (t == NULL) {
+        unpin(executor_handle);
+        return nnop_check_handle(tensor, MGRT_HANDLE_TENSOR, api, "tensor", ACLNN_ERR_INNER_NULLPTR);
+    }
+    uint32_t count = which == 0 ? e->input_count : which == 1 ? e->output_count : e->input_count + e->output_count;
+    aclnnStatus status = ACLNN_SUCCESS;
+    if (index >= count) {
+        status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range; %s has %u %s", api, index,
+                              e->op_name, count, which == 0 ? "inputs" : which == 1 ? "outputs" : "tensors");
+    } else {
+        int output = which == 1 || (which == 2 && index >= e->input_count);
+        size_t at = which == 2 && output ? index - e->input_count : index;
+        slot *s = output ? &e->outputs[at] : &e->inputs[at];
+        pthread_mutex_lock(&e->lock);
+        s->data = addr;
+        pthread_mutex_unlock(&e->lock);
+        atomic_store_explicit(&t->data, addr, memory_order_relaxed);
+    }
+    nnop_tensor_unpin(tensor);
+    unpin(executor_handle);
+    return status;
 }
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr) {
@@ -269,6 +255,81 @@ aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, a
 
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr) {
     return set_address("aclSetOutputTensorAddr", executor, 1, index, tensor, addr);
+}
+
+aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr) {
+    return set_address("aclSetTensorAddr", executor, 2, index, tensor, addr);
+}
+
+aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr) {
+    return set_address("AclSetInputTensorAddr", executor, 0, index, tensor, addr);
+}
+
+aclnnStatus AclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr) {
+    return set_address("AclSetOutputTensorAddr", executor, 1, index, tensor, addr);
+}
+
+aclnnStatus AclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr) {
+    return set_address("AclSetTensorAddr", executor, 2, index, tensor, addr);
+}
+
+/* The dynamic forms address a tensor inside an aclTensorList parameter. No operator here
+   takes an aclTensorList, so after checking the handles and relativeIndex (CANN's checks)
+   every irIndex is refused: it cannot name a list parameter. Nothing is written. */
+static aclnnStatus set_dynamic_address(const char *api, aclOpExecutor *executor_handle, int which, size_t irIndex,
+                                       size_t relativeIndex, aclTensorList *tensors, void *addr) {
+    (void)addr;
+    if (executor_handle == NULL || tensors == NULL)
+        return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: %s is NULL", api,
+                            executor_handle == NULL ? "executor" : "tensors");
+    executor *e = pin(executor_handle);
+    if (e == NULL) return not_live(api, executor_handle, "");
+    uint64_t size = 0;
+    aclnnStatus status = nnop_tensor_list_size(tensors, api, "tensors", &size);
+    if (status == ACLNN_SUCCESS && relativeIndex >= size)
+        status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                              "%s: relativeIndex %zu is out of range; tensors holds %llu tensor(s)", api, relativeIndex,
+                              (unsigned long long)size);
+    if (status == ACLNN_SUCCESS) {
+        uint32_t count = which == 0 ? e->input_count : which == 1 ? e->output_count : e->input_count + e->output_count;
+        status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                              "%s: irIndex %zu names no aclTensorList parameter: %s has %u %s, all aclTensor (use "
+                              "the aclTensor forms, e.g. aclSetInputTensorAddr)",
+                              api, irIndex, e->op_name, count,
+                              which == 0 ? "input(s)" : which == 1 ? "output(s)" : "parameter(s)");
+    }
+    unpin(executor_handle);
+    return status;
+}
+
+aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
+                                         aclTensorList *tensors, void *addr) {
+    return set_dynamic_address("aclSetDynamicInputTensorAddr", executor, 0, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus aclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
+                                          aclTensorList *tensors, void *addr) {
+    return set_dynamic_address("aclSetDynamicOutputTensorAddr", executor, 1, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
+                                    aclTensorList *tensors, void *addr) {
+    return set_dynamic_address("aclSetDynamicTensorAddr", executor, 2, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
+                                         aclTensorList *tensors, void *addr) {
+    return set_dynamic_address("AclSetDynamicInputTensorAddr", executor, 0, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
+                                          aclTensorList *tensors, void *addr) {
+    return set_dynamic_address("AclSetDynamicOutputTensorAddr", executor, 1, irIndex, relativeIndex, tensors, addr);
+}
+
+aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor *executor, size_t irIndex, const size_t relativeIndex,
+                                    aclTensorList *tensors, void *addr) {
+    return set_dynamic_address("AclSetDynamicTensorAddr", executor, 2, irIndex, relativeIndex, tensors, addr);
 }
 
 /* ---- phase 2 ----------------------------------------------------------------------- */
@@ -284,24 +345,41 @@ static int32_t run_task(void *opaque) {
 
 static void release_task(void *opaque) { mgrt_free(opaque); }
 
-static const char *slot_name(const aclOpExecutor *e, int output, uint32_t index) {
-    return output ? e->outputs[index].name : e->inputs[index].name;
+/* What phase 2 checked and will use: the slots' addresses at one instant, and the memory
+   blocks it holds pinned until the work is queued. */
+typedef struct launch_state {
+    void *inputs[MAX_SLOTS], *outputs[MAX_SLOTS];
+    const void *pinned[1 + 2 * MAX_SLOTS];
+    int pin_count;
+} launch_state;
+
+static void unpin_memory(launch_state *state) {
+    for (int i = 0; i < state->pin_count; i++) mgrt_mem_unpin(state->pinned[i]);
+    state->pin_count = 0;
 }
 
 static uint64_t storage_bytes(const nnop_view *view) { return (uint64_t)view->storage_elems * (uint64_t)view->elem_size; }
 
-/* Re-checks addresses that aclSet*TensorAddr may have changed since phase 1. */
-static aclnnStatus check_addresses(const char *api, const aclOpExecutor *e) {
+/* Re-checks the addresses aclSet*TensorAddr may have changed since phase 1, pinning each
+   storage: alignment, the whole storage (in BYTES) inside one live block, and the overlap
+   rule between the slots read and written in place. */
+static aclnnStatus check_addresses(const char *api, const executor *e, launch_state *state) {
     for (int output = 0; output <= 1; output++) {
         uint32_t count = output ? e->output_count : e->input_count;
         for (uint32_t i = 0; i < count; i++) {
             const slot *s = output ? &e->outputs[i] : &e->inputs[i];
+            void *data = output ? state->outputs[i] : state->inputs[i];
             if (!s->has_view || s->view.numel == 0) continue;
-            if (!mgrt_range_is_live(s->data, storage_bytes(&s->view)))
+            if (data != NULL && (uintptr_t)data % (uintptr_t)s->view.elem_size != 0)
                 return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                                    "%s: %s (%s) at %p is not inside one live aclrtMalloc block (freed, or a "
-                                    "refreshed address that is too small)",
-                                    api, slot_name(e, output, i), e->op_name, s->data);
+                                    "%s: %s (%s) at %p is not aligned to its %lld-byte elements", api, s->name,
+                                    e->op_name, data, (long long)s->view.elem_size);
+            if (!mgrt_mem_pin(data, storage_bytes(&s->view)))
+                return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                                    "%s: %s (%s) at %p, %llu bytes, is not inside one live aclrtMalloc block "
+                                    "(freed, or a refreshed address that is too small)",
+                                    api, s->name, e->op_name, data, (unsigned long long)storage_bytes(&s->view));
+            state->pinned[state->pin_count++] = data;
         }
     }
     for (uint32_t o = 0; o < e->output_count; o++) {
@@ -310,69 +388,94 @@ static aclnnStatus check_addresses(const char *api, const aclOpExecutor *e) {
         for (uint32_t i = 0; i < e->input_count; i++) {
             const slot *in = &e->inputs[i];
             if (!in->has_view || !in->direct) continue;
-            if (nnop_views_conflict(&in->view, in->data, &out->view, out->data))
+            if (nnop_views_conflict(&in->view, state->inputs[i], &out->view, state->outputs[o]))
                 return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                                     "%s: refreshed addresses make %s overlap %s partially; only exact in-place "
                                     "is allowed for a planned executor (run the first phase again)",
-                                    api, slot_name(e, 0, i), slot_name(e, 1, o));
+                                    api, in->name, out->name);
         }
     }
     return ACLNN_SUCCESS;
 }
 
-static void *resolve(const aclOpExecutor *e, nnop_buffer buffer, void *workspace) {
+static void *resolve(const launch_state *state, nnop_buffer buffer, void *workspace) {
     unsigned char *base;
     switch (buffer.kind) {
-    case NNOP_BUFFER_INPUT: base = e->inputs[buffer.index].data; break;
-    case NNOP_BUFFER_OUTPUT: base = e->outputs[buffer.index].data; break;
+    case NNOP_BUFFER_INPUT: base = state->inputs[buffer.index]; break;
+    case NNOP_BUFFER_OUTPUT: base = state->outputs[buffer.index]; break;
     default: base = workspace; break;
     }
     return base == NULL ? NULL : base + buffer.byte_offset;
 }
 
-aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
-                                 aclrtStream stream) {
+static aclnnStatus check_workspace(const char *api, const executor *e, void *workspace, uint64_t workspace_size,
+                                   launch_state *state) {
+    uint64_t needed = e->workspace_size;
+    if (needed == 0) return ACLNN_SUCCESS;
+    if (workspace == NULL)
+        return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is NULL but %llu bytes are needed", api,
+                            (unsigned long long)needed);
+    if (workspace_size < needed)
+        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                            "%s: workspaceSize %llu is smaller than the %llu bytes the first phase reported", api,
+                            (unsigned long long)workspace_size, (unsigned long long)needed);
+    /* The dense buffers in it hold elements of up to 8 bytes. */
+    int64_t widest = 1;
+    for (uint32_t i = 0; i < e->input_count + e->output_count; i++) {
+        const slot *s = i < e->input_count ? &e->inputs[i] : &e->outputs[i - e->input_count];
+        if (s->has_view && s->view.elem_size > widest) widest = s->view.elem_size;
+    }
+    if ((uintptr_t)workspace % (uintptr_t)widest != 0)
+        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                            "%s: workspace %p is not aligned to the %lld-byte elements it holds (aclrtMalloc gives "
+                            "64-byte aligned memory)",
+                            api, workspace, (long long)widest);
+    if (!mgrt_mem_pin(workspace, needed))
+        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                            "%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", api, workspace,
+                            (unsigned long long)needed);
+    state->pinned[state->pin_count++] = workspace;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
+                                 aclOpExecutor *executor_handle, aclrtStream stream) {
     if (!mgrt_initialized())
         return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
-    if (executor == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
-    /* A single-use executor leaves the table here, whatever happens next: this call owns it.
-       (A stream that is not live is reported by mgrt_stream_submit, after the copy.) */
-    int repeatable = 0;
-    if (!registry_claim(executor, 0, &repeatable))
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                            "%s: executor %p is not live: a single-use executor runs once (its second phase "
-                            "releases it), or it was destroyed",
-                            api, (void *)executor);
-    int single_use = !repeatable;
-    atomic_store(&executor->launched, 1);
+    if (executor_handle == NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", api);
+    executor *e = pin(executor_handle);
+    if (e == NULL)
+        return not_live(api, executor_handle,
+                        ": a single-use executor runs once (its second phase releases it), or it was destroyed");
+    launch_state state;
+    memset(&state, 0, sizeof state);
+    pthread_mutex_lock(&e->lock);
+    int single_use = !e->repeatable;
+    e->launched = 1;
+    for (uint32_t i = 0; i < e->input_count; i++) state.inputs[i] = e->inputs[i].data;
+    for (uint32_t i = 0; i < e->output_count; i++) state.outputs[i] = e->outputs[i].data;
+    pthread_mutex_unlock(&e->lock);
+    /* A single-use executor leaves the registry here, whatever happens next: this call
+       owns it, and a second launch racing this one finds it gone. */
+    if (single_use && !mgrt_handle_release(executor_handle, MGRT_HANDLE_EXECUTOR)) {
+        unpin(executor_handle);
+        return not_live(api, executor_handle, ": a single-use executor runs once (launched on another thread)");
+    }
 
-    aclnnStatus status = ACLNN_SUCCESS;
-    uint64_t needed = executor->workspace_size;
-    if (needed > 0 && workspace == NULL)
-        status = mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is NULL but %llu bytes are needed", api,
-                              (unsigned long long)needed);
-    else if (needed > 0 && workspace_size < needed)
-        status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                              "%s: workspaceSize %llu is smaller than the %llu bytes the first phase reported", api,
-                              (unsigned long long)workspace_size, (unsigned long long)needed);
-    else if (needed > 0 && !mgrt_range_is_live(workspace, needed))
-        status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                              "%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", api,
-                              workspace, (unsigned long long)needed);
-    else
-        status = check_addresses(api, executor);
-
+    aclnnStatus status = check_workspace(api, e, workspace, workspace_size, &state);
+    if (status == ACLNN_SUCCESS) status = check_addresses(api, e, &state);
     launch_task *task = NULL;
-    uint64_t work_elements = 0;
+    uint64_t work_elements = e->work_elements;
     if (status == ACLNN_SUCCESS) {
-        task = mgrt_malloc(sizeof *task + executor->step_count * sizeof(plan_step));
-        if (task == NULL) status = mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory queueing the work", api);
+        task = mgrt_malloc(sizeof *task + e->step_count * sizeof(plan_step));
+        if (task == NULL)
+            status = mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory queueing the work (an allocation failed)",
+                                  api);
     }
     if (status == ACLNN_SUCCESS) {
-        task->step_count = executor->step_count;
-        work_elements = executor->work_elements;
-        for (uint32_t i = 0; i < executor->step_count; i++) {
-            const plan_step *step = &executor->steps[i];
+        task->step_count = e->step_count;
+        for (uint32_t i = 0; i < e->step_count; i++) {
+            const plan_step *step = &e->steps[i];
             /* Copy only the bytes a step uses: most carry far fewer than NNOP_MAX_STEP_PARAMS. */
             task->steps[i].fn = step->fn;
             task->steps[i].name = step->name;
@@ -380,16 +483,18 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
             task->steps[i].params_size = step->params_size;
             memcpy(task->steps[i].params, step->params, step->params_size);
             for (uint32_t b = 0; b < step->buffer_count; b++)
-                task->resolved[i][b] = resolve(executor, step->buffers[b], workspace);
+                task->resolved[i][b] = resolve(&state, step->buffers[b], workspace);
+        }
+        if (task->step_count == 0) { /* nothing to do (an empty tensor), but the stream must be real */
+            release_task(task);
+            if (!mgrt_stream_is_valid(stream))
+                status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: stream %p is not a live stream", api, stream);
+        } else {
+            status = mgrt_stream_submit(api, stream, run_task, release_task, task, work_elements);
         }
     }
-    if (single_use) mgrt_free(executor);
-    if (status != ACLNN_SUCCESS) return status;
-    if (task->step_count == 0) { /* nothing to do (an empty tensor), but the stream must be real */
-        release_task(task);
-        if (!mgrt_stream_is_valid(stream))
-            return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: stream %p is not a live stream", api, stream);
-        return ACLNN_SUCCESS;
-    }
-    return mgrt_stream_submit(api, stream, run_task, release_task, task, work_elements);
+    /* Queued (or refused): a free of these blocks may go ahead now; it waits for the work. */
+    unpin_memory(&state);
+    unpin(executor_handle); /* a released executor (single-use, or destroyed meanwhile) goes here */
+    return status;
 }

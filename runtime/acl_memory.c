@@ -17,6 +17,8 @@
 typedef struct block {
     uintptr_t base;
     size_t size;
+    uint32_t pins;      /* mgrt_mem_pin holders (a launch between its check and its queueing) */
+    int dying;          /* aclrtFree has begun: no new pins, not live any more */
 } block;
 
 /* One table for device blocks, one for aclrtMallocHost blocks. */
@@ -28,6 +30,7 @@ typedef struct block_table {
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static block_table device_blocks;
 static block_table host_blocks;
+static pthread_cond_t pins_dropped = PTHREAD_COND_INITIALIZER;
 
 /* Index of the last block whose base <= address, or (size_t)-1. Lock held. */
 static size_t find_block_at_or_below(const block_table *table, uintptr_t address) {
@@ -54,6 +57,8 @@ static int table_insert(block_table *table, uintptr_t base, size_t size) {
     memmove(&table->blocks[at + 1], &table->blocks[at], (table->count - at) * sizeof(block));
     table->blocks[at].base = base;
     table->blocks[at].size = size;
+    table->blocks[at].pins = 0;
+    table->blocks[at].dying = 0;
     table->count++;
     return 1;
 }
@@ -73,7 +78,7 @@ static int table_covers(const block_table *table, uintptr_t address, uint64_t by
     if (at == (size_t)-1) return 0;
     const block *b = &table->blocks[at];
     uint64_t from_base = (uint64_t)(address - b->base);
-    return from_base <= b->size && bytes <= b->size - from_base;
+    return !b->dying && from_base <= b->size && bytes <= b->size - from_base;
 }
 
 int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
@@ -82,6 +87,42 @@ int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
     int live = table_covers(&device_blocks, (uintptr_t)ptr, bytes);
     pthread_mutex_unlock(&memory_lock);
     return live;
+}
+
+int mgrt_mem_pin(const void *ptr, uint64_t bytes) {
+    if (ptr == NULL) return 0;
+    pthread_mutex_lock(&memory_lock);
+    int live = table_covers(&device_blocks, (uintptr_t)ptr, bytes);
+    if (live) device_blocks.blocks[find_block_at_or_below(&device_blocks, (uintptr_t)ptr)].pins++;
+    pthread_mutex_unlock(&memory_lock);
+    return live;
+}
+
+void mgrt_mem_unpin(const void *ptr) {
+    pthread_mutex_lock(&memory_lock);
+    size_t at = ptr == NULL ? (size_t)-1 : find_block_at_or_below(&device_blocks, (uintptr_t)ptr);
+    if (at != (size_t)-1 && device_blocks.blocks[at].pins > 0 && --device_blocks.blocks[at].pins == 0)
+        pthread_cond_broadcast(&pins_dropped);
+    pthread_mutex_unlock(&memory_lock);
+}
+
+/* aclrtFree's first step: marks the block starting at `base` dying (no new pins, not live)
+   and waits until no pin is held, so a launch that checked it has queued its work before
+   the streams are drained. 0 if there is no such block, or another free has it. */
+static int begin_free(uintptr_t base) {
+    pthread_mutex_lock(&memory_lock);
+    size_t at = find_block_at_or_below(&device_blocks, base);
+    int found = at != (size_t)-1 && device_blocks.blocks[at].base == base && !device_blocks.blocks[at].dying;
+    if (found) {
+        device_blocks.blocks[at].dying = 1;
+        for (;;) { /* the table may move while we wait: look the block up again each time */
+            at = find_block_at_or_below(&device_blocks, base);
+            if (device_blocks.blocks[at].pins == 0) break;
+            pthread_cond_wait(&pins_dropped, &memory_lock);
+        }
+    }
+    pthread_mutex_unlock(&memory_lock);
+    return found;
 }
 
 /* Exactly `size` bytes (not rounded up to the alignment), so AddressSanitizer sees an
@@ -117,8 +158,15 @@ static aclError release(const char *api, block_table *table, void *ptr) {
     if (ptr == NULL)
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api,
                             table == &device_blocks ? "devPtr" : "hostPtr");
-    /* Work still queued may use the block: let it finish first. */
-    if (table == &device_blocks) rt_streams_wait_all();
+    /* A launch holding a pin queues its work first; then work still queued may use the
+       block: let it finish. */
+    if (table == &device_blocks) {
+        if (!begin_free((uintptr_t)ptr))
+            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                "%s: %p is not the start of a live block (freed twice, or not from aclrtMalloc)",
+                                api, ptr);
+        rt_streams_wait_all();
+    }
     pthread_mutex_lock(&memory_lock);
     int removed = table_remove(table, (uintptr_t)ptr);
     pthread_mutex_unlock(&memory_lock);

@@ -200,6 +200,9 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
     if (status != ACLNN_SUCCESS) return status;
     /* The rest needs the runtime: the product profile, the live allocations. */
     if (!mgrt_initialized()) return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
+    /* Destroyed or foreign handles: 161002 naming the argument (nnopbase's registry). */
+    for (int i = 0; i <= n && status == ACLNN_SUCCESS; i++) status = nnop_tensor_check(tensors[i], api, op->names[i]);
+    if (status != ACLNN_SUCCESS) return status;
     status = check_dtypes(op, api, tensors);
     if (status == ACLNN_SUCCESS) status = check_shapes(op, api, tensors);
     if (status != ACLNN_SUCCESS) return status;
@@ -208,11 +211,9 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
         status = nnop_view_from_tensor(tensors[i], api, op->names[i], &views[i]);
         if (status != ACLNN_SUCCESS) return status;
     }
-    if (nnop_view_overlaps_itself(&views[n]))
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                            "%s: %s's strides map two elements to one memory location (or interleave "
-                            "over more than 2^26 elements, too many to prove they do not)",
-                            api, op->names[n]);
+    /* 161002 for an output that overlaps itself; 561000 if the proof's memory fails. */
+    status = nnop_view_check_overlaps_itself(&views[n], api, op->names[n]);
+    if (status != ACLNN_SUCCESS) return status;
 
     aclOpExecutor *planned = nnop_executor_create(op->op_type, inputs, (uint32_t)n, &out, 1, op->names);
     if (planned == NULL) return ACLNN_ERR_INNER_CREATE_EXECUTOR;

@@ -1,0 +1,43 @@
+/*
+ * nnopbase/nnop_internal.h: what the files of libnnopbase share and nothing else sees.
+ * Operators reach tensors only through nnop.h (handles, nnop_view); programs only through
+ * the public handles, which are registry tokens (runtime/mgrt_handle.h).
+ */
+#ifndef NNOP_INTERNAL_H_
+#define NNOP_INTERNAL_H_
+
+#include <stdatomic.h>
+
+#include "mgrt.h"
+#include "mgrt_handle.h"
+#include "nnop.h"
+
+/* The object behind an aclTensor handle. The arrays are one allocation (dims), replaced
+   as a whole by aclInitTensor. */
+typedef struct nnop_tensor {
+    uint64_t rank;          /* number of view dims */
+    uint64_t storage_rank;
+    aclDataType dtype;
+    aclFormat format;
+    int64_t offset;         /* elements */
+    _Atomic(void *) data;   /* storage start; aclSet*TensorAddr may change it on any thread */
+    int64_t *view_dims;     /* [rank] */
+    int64_t *strides;       /* [rank], elements */
+    int64_t *storage_dims;  /* [storage_rank] */
+} nnop_tensor;
+
+/* The tensor behind a handle, pinned (NULL when the handle is not a live aclTensor);
+   every successful pin is matched by nnop_tensor_unpin. */
+nnop_tensor *nnop_tensor_pin(const aclTensor *handle);
+void nnop_tensor_unpin(const aclTensor *handle);
+
+/* 161001 (`null_code` as given) for NULL, 161002 for a handle that is not a live object of
+   `kind`, with a message naming argument `name` of `api`; 0 for a live one. */
+aclnnStatus nnop_check_handle(const void *handle, mgrt_handle_kind kind, const char *api, const char *name,
+                              aclnnStatus null_code);
+
+/* aclTensorList's size (acl_meta_objects.c): 0 and *size set, or 561103 for NULL / 161002
+   for a stale list with the message set, naming argument `name` of `api`. */
+aclnnStatus nnop_tensor_list_size(const aclTensorList *list, const char *api, const char *name, uint64_t *size);
+
+#endif /* NNOP_INTERNAL_H_ */
