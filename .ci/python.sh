@@ -27,7 +27,7 @@ rm -rf build-pyci
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}
 "$venv/bin/python" -m pip install --quiet ./python
 # The tests import the installed package (python/src is not on the path).
-"$venv/bin/python" -c 'import mishgrad, sys; print("python.sh: mishgrad from", mishgrad.__file__, "zero copy:", mishgrad.ZERO_COPY)'
+"$venv/bin/python" -c 'import mishgrad, sys; print("python.sh: mishgrad from", mishgrad.__file__, "zero copy:", mishgrad.zero_copy())'
 
 set +e
 "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider python/tests

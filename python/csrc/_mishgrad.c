@@ -113,6 +113,7 @@ static int session_enter(outcome *o) {
                 pthread_mutex_unlock(&session_lock);
                 return fail_recent(o, e, "aclrtSetDevice");
             }
+            (void)mg_mem_probe();
             if (pthread_key_create(&thread_key, thread_exit) != 0) {
                 pthread_mutex_unlock(&session_lock);
                 return fail_with(o, ACL_ERROR_INTERNAL_ERROR, "pthread_key_create",
@@ -874,6 +875,18 @@ static PyObject *py_bind(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *py_zero_copy(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    outcome o;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = session_enter(&o);
+    Py_END_ALLOW_THREADS
+    if (status != 0) return raise_outcome(&o);
+    return PyBool_FromLong(mg_mem_zero_copy());
+}
+
 static PyObject *py_live_registrations(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
@@ -891,6 +904,9 @@ static PyMethodDef methods[] = {
      "_c_loop(op, reps, *arrays) -> seconds: the C call alone, repeated (benchmark)."},
     {"_bind", py_bind, METH_VARARGS, "internal: the optional libraries found at import."},
     {"_shutdown", py_shutdown, METH_NOARGS, "internal: aclFinalize at interpreter exit."},
+    {"zero_copy", py_zero_copy, METH_NOARGS,
+     "zero_copy() -> bool: True when the caller's memory reaches the operator through "
+     "aclrtHostRegister (no copy); False when this runtime stages it through aclrtMalloc."},
     {"_live_registrations", py_live_registrations, METH_NOARGS,
      "internal: host registrations held right now (0 between calls)."},
     {NULL, NULL, 0, NULL}};
@@ -914,7 +930,7 @@ PyMODINIT_FUNC PyInit__mishgrad(void) {
 #undef INTERN
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    if (PyModule_AddIntConstant(m, "ZERO_COPY", mg_mem_zero_copy()) < 0 ||
+    if (
 #if defined(MISHGRAD_HAVE_FORWARD)
         PyModule_AddIntConstant(m, "HAVE_FORWARD", 1) < 0
 #else

@@ -4,6 +4,7 @@
 #include "mg_hostmem.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,6 @@ static const char *recent_message(void) {
     const char *m = aclGetRecentErrMsg();
     return m != NULL && m[0] != '\0' ? m : "(the runtime gave no message)";
 }
-
-#if defined(MISHGRAD_HAVE_HOST_REGISTER)
 
 /* CANN: "Host内存地址需4KB页对齐" (the host pointer must be 4 KiB aligned). */
 static uintptr_t page_size(void) {
@@ -40,9 +39,7 @@ static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 static region *regions;
 static int region_count, region_capacity;
 
-int mg_mem_zero_copy(void) { return 1; }
-
-int mg_mem_live(void) {
+static int registered_live(void) {
     int live = 0;
     pthread_mutex_lock(&lock);
     for (int i = 0; i < region_count; i++) live += regions[i].users > 0;
@@ -84,7 +81,7 @@ static void drop_user(int index) {
     }
 }
 
-int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
     uintptr_t page = page_size();
     /* The page ranges this call needs, overlapping ones merged. */
     uintptr_t lo[MG_MEM_MAX_SPANS], hi[MG_MEM_MAX_SPANS];
@@ -182,8 +179,7 @@ int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
     return 0;
 }
 
-void mg_mem_release(mg_span *spans, int count, int ok) {
-    (void)ok;
+static void register_release(mg_span *spans, int count) {
     pthread_mutex_lock(&lock);
     for (int i = 0; i < count; i++)
         if (spans[i].region >= 0) {
@@ -193,14 +189,13 @@ void mg_mem_release(mg_span *spans, int count, int ok) {
     pthread_mutex_unlock(&lock);
 }
 
-#else /* staging through aclrtMalloc */
+/* ---- staging through aclrtMalloc ---- */
 
 static _Atomic int staged;
 
-int mg_mem_zero_copy(void) { return 0; }
-int mg_mem_live(void) { return staged; }
+static void staging_release(mg_span *spans, int count, int ok);
 
-int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
     for (int i = 0; i < count; i++) {
         spans[i].dev = NULL;
         spans[i].region = -1;
@@ -227,7 +222,7 @@ int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
                      recent_message());
             spans[i].region = spans[i].dev != NULL ? 1 : -1;
             if (spans[i].region > 0) staged++;
-            mg_mem_release(spans, i + 1, 0);
+            staging_release(spans, i + 1, 0);
             return e;
         }
         spans[i].region = 1;
@@ -236,7 +231,7 @@ int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
     return 0;
 }
 
-void mg_mem_release(mg_span *spans, int count, int ok) {
+static void staging_release(mg_span *spans, int count, int ok) {
     for (int i = 0; i < count; i++) {
         if (spans[i].region < 0) continue;
         size_t bytes = (size_t)(spans[i].hi - spans[i].lo);
@@ -249,4 +244,34 @@ void mg_mem_release(mg_span *spans, int count, int ok) {
     }
 }
 
-#endif
+/* ---- the route ---- */
+
+static atomic_int route; /* 0 not probed, 1 aclrtHostRegister, 2 staging */
+
+int mg_mem_probe(void) {
+    if (atomic_load(&route) == 0) {
+        /* One page of our own, registered and unregistered: does this runtime (this
+           product) take host registrations? CANN's 310P / 910 do not. */
+        static _Alignas(4096) char probe_page[4096];
+        void *dev = NULL;
+        aclError e = aclrtHostRegister(probe_page, sizeof probe_page, ACL_HOST_REGISTER_MAPPED, &dev);
+        if (e == ACL_SUCCESS) (void)aclrtHostUnregister(probe_page);
+        else (void)aclGetRecentErrMsg(); /* the probe's failure is not the caller's */
+        atomic_store(&route, e == ACL_SUCCESS ? 1 : 2);
+    }
+    return atomic_load(&route) == 1;
+}
+
+int mg_mem_zero_copy(void) { return atomic_load(&route) == 1; }
+
+int mg_mem_live(void) { return atomic_load(&route) == 1 ? registered_live() : staged; }
+
+int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+    return mg_mem_probe() ? register_acquire(spans, count, msg, msg_size)
+                          : staging_acquire(spans, count, msg, msg_size);
+}
+
+void mg_mem_release(mg_span *spans, int count, int ok) {
+    if (atomic_load(&route) == 1) register_release(spans, count);
+    else staging_release(spans, count, ok);
+}

@@ -2,7 +2,7 @@
  * mg_hostmem.h: the caller's host memory (a NumPy array's or torch tensor's buffer) made
  * usable as device memory for one operator call, through the public runtime API.
  *
- * With aclrtHostRegister (MISHGRAD_HAVE_HOST_REGISTER): each span is widened to whole
+ * With aclrtHostRegister (the zero-copy route): each span is widened to whole
  * 4 KiB pages (CANN requires a page-aligned pointer), spans of one call whose pages overlap
  * are merged into one registration, and a registration is shared, with a count, by every
  * call in flight that lies inside it. A call whose pages overlap a registration in use
@@ -10,8 +10,10 @@
  * overlapping registrations). The last call out unregisters, so no registration outlives
  * the calls that use it: the array's allocator may hand the pages out again at any time.
  *
- * Without it (a runtime that predates aclrtHostRegister) each span is staged through an
- * aclrtMalloc block: copied in before the call, the output copied back after a success.
+ * Where the runtime does not take host registrations (CANN's Atlas inference and training
+ * series do not; mg_mem_probe finds out once, after aclInit), each span is staged through
+ * an aclrtMalloc block instead: copied in before the call, the output copied back after a
+ * success.
  */
 #ifndef MG_HOSTMEM_H_
 #define MG_HOSTMEM_H_
@@ -38,7 +40,9 @@ int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size);
 void mg_mem_release(mg_span *spans, int count, int ok);
 /* Registrations (or staging blocks) held right now; 0 between calls. */
 int mg_mem_live(void);
-/* 1 when the zero-copy route (aclrtHostRegister) is compiled in. */
+/* Decides the route (once; the runtime must be initialized): 1 = aclrtHostRegister. */
+int mg_mem_probe(void);
+/* The route decided: 1 = zero copy, 0 = staging (or not probed yet). */
 int mg_mem_zero_copy(void);
 
 #endif /* MG_HOSTMEM_H_ */

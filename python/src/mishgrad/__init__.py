@@ -64,10 +64,12 @@ mish = _mishgrad.mish
 mish_ = _mishgrad.mish_
 mish_backward = _mishgrad.mish_backward
 
-#: True when the library reaches the caller's memory through aclrtHostRegister (no copy).
-ZERO_COPY = bool(_mishgrad.ZERO_COPY)
+#: zero_copy() -> bool: True when the caller's memory reaches the operator through
+#: aclrtHostRegister (no copy); False where the runtime takes no host registrations and each
+#: buffer is staged through aclrtMalloc instead. Starts the runtime (aclInit) if needed.
+zero_copy = _mishgrad.zero_copy
 
-__all__ = ["AclnnError", "mish", "mish_", "mish_backward", "ZERO_COPY"]
+__all__ = ["AclnnError", "mish", "mish_", "mish_backward", "zero_copy"]
 
 
 def __getattr__(name):
