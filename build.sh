@@ -185,7 +185,7 @@ if [ "$make_package" = 1 ]; then
   # 1. The tarball: exactly the files this install wrote, below one MishGradV2-<version>/.
   tarball="$pkg_dir/MishGradV2-$version-linux-$(uname -m).tar.gz"
   list="$build_dir/build_sh_manifest.relative"
-  while IFS= read -r file; do
+  while IFS= read -r file || [ -n "$file" ]; do
     case "$file" in
       "$prefix"/*) echo "${file#"$prefix"/}" ;;
       *) echo "build.sh: $file lies outside $prefix; not packed" >&2; exit 1 ;;
