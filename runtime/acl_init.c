@@ -133,7 +133,7 @@ aclError aclFinalize(void) {
     size_t blocks = rt_memory_release_all();
     size_t buffers = rt_object_release_all(RT_OBJECT_DATA_BUFFER, mgrt_free);
     if (streams > 0 || blocks > 0 || buffers > 0)
-        mgrt_log(MGRT_LOG_WARNING, "RUNTIME",
+        rt_log_notice("RUNTIME",
                  "aclFinalize: released %zu stream(s), %zu memory block(s) and %zu data buffer(s) the "
                  "program left alive",
                  streams, blocks, buffers);

@@ -7,6 +7,7 @@
  * for every worker that joined to leave before returning, so no worker can ever see a
  * half-replaced job. A second stream finding the pool busy runs its blocks itself.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -63,12 +64,17 @@ static void read_thread_count(void) {
     const char *text = getenv("MISHGRAD_NUM_THREADS");
     if (text != NULL && *text != '\0') {
         char *end = NULL;
+        errno = 0;
         long requested = strtol(text, &end, 10);
-        if (*end == '\0' && requested >= 1)
-            count = requested;
+        /* Printed at the default log level: a setting that is ignored must say so. */
+        if (*end != '\0' || requested < 1)
+            rt_log_notice("RUNTIME", "MISHGRAD_NUM_THREADS=\"%s\" is not a positive number; using %ld",
+                          text, count > MAX_THREADS ? (long)MAX_THREADS : count);
+        else if (errno == ERANGE || requested > MAX_THREADS)
+            rt_log_notice("RUNTIME", "MISHGRAD_NUM_THREADS=\"%s\" is above the limit of %d threads; using %ld",
+                          text, MAX_THREADS, count > MAX_THREADS ? (long)MAX_THREADS : count);
         else
-            mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "MISHGRAD_NUM_THREADS=\"%s\" is not a positive number; using %ld",
-                     text, count);
+            count = requested;
     }
     thread_count = (int)(count > MAX_THREADS ? MAX_THREADS : count);
 }

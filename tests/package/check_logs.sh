@@ -71,4 +71,22 @@ check "logging off: status still 161001" contains "$dir/off.out" "phase1=161001"
 check "logging off: the recent error message is still set" grep -q "^message=..*gradOutput" "$dir/off.out"
 check "logging off: no log line at all" no_match "$dir/off.out" '^\[(ERROR|WARNING|INFO|DEBUG)\] '
 
+# 7. Warnings the documentation promises are printed at the default level (3): a setting
+# that is ignored, and what aclFinalize reclaims.
+for value in 257 100000000000000000000 0 -3 two 4x; do
+  MISHGRAD_NUM_THREADS=$value "$probe" run float >"$dir/threads.out" 2>"$dir/threads.err"
+  check "MISHGRAD_NUM_THREADS=$value: the run still succeeds" contains "$dir/threads.out" "values=right"
+  check "MISHGRAD_NUM_THREADS=$value: a [WARNING] at the default level names it" \
+    bash -c "grep '^\[WARNING\] ' '$dir/threads.err' | grep -qF 'MISHGRAD_NUM_THREADS=\"$value\"'"
+done
+MISHGRAD_NUM_THREADS=2 "$probe" run float >"$dir/threads_ok.out" 2>&1
+check "MISHGRAD_NUM_THREADS=2: no warning" no_match "$dir/threads_ok.out" '^\[WARNING\] '
+MISHGRAD_NUM_THREADS=257 ASCEND_GLOBAL_LOG_LEVEL=4 "$probe" run float >"$dir/threads_off.out" 2>&1
+check "MISHGRAD_NUM_THREADS=257 with logging off: silent" no_match "$dir/threads_off.out" '^\[WARNING\] '
+"$probe" leak >"$dir/leak.out" 2>"$dir/leak.err"
+check "leak: aclFinalize succeeds" contains "$dir/leak.out" "finalize=0"
+check "leak: a [WARNING] at the default level says what aclFinalize released" \
+  bash -c "grep '^\[WARNING\] ' '$dir/leak.err' | grep -q 'aclFinalize: released .*1 memory block'"
+check "leak: the warning is in CANN's format" matches "$dir/leak.err" "$line_format"
+
 finish

@@ -8,6 +8,7 @@
  *                                  each phase's status and whether the values are right
  *   package_probe null-argument    phase 1 with gradOutput NULL (an error to be logged)
  *   package_probe version          the version the installed headers declare
+ *   package_probe leak             aclFinalize with a block and a stream left alive
  *
  * Exit status 0 when the probe ran (whatever it found), 2 on a usage error.
  */
@@ -182,6 +183,17 @@ static int probe_null_argument(void) {
     return 0;
 }
 
+/* A program that forgets to free: aclFinalize must say what it reclaimed. */
+static int probe_leak(void) {
+    aclrtStream stream = NULL;
+    if (start_runtime(&stream) == ACL_SUCCESS) {
+        void *device = NULL;
+        printf("malloc=%d\n", aclrtMalloc(&device, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+        printf("finalize=%d\n", aclFinalize());
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "soc") == 0) {
@@ -192,10 +204,11 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "run") == 0 && argc > 2) return probe_run(argv[2]);
     if (strcmp(mode, "null-argument") == 0) return probe_null_argument();
+    if (strcmp(mode, "leak") == 0) return probe_leak();
     if (strcmp(mode, "version") == 0) {
         printf("version=%s\n", MISHGRAD_VERSION_STRING);
         return 0;
     }
-    fprintf(stderr, "usage: %s soc | run float|float16|bfloat16 | null-argument | version\n", argv[0]);
+    fprintf(stderr, "usage: %s soc | run float|float16|bfloat16 | null-argument | version | leak\n", argv[0]);
     return 2;
 }
