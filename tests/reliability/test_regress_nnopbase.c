@@ -178,31 +178,49 @@ static int bytes_all_zero(const void *dev, size_t bytes) {
 
 /* ---- defect 1: stale executor handles ---------------------------------------------- */
 
-/* Phase 1 A, launch A (single-use: released), phase 1 B (the allocator may hand B A's
-   address), launch A again: refused, B untouched; B's own launch still works. */
+/* Phase 1 A, launch A (single-use: released), phase 1 B -- the allocator may hand B A's
+   old address -- launch A again: refused, B untouched; B's own launch still works. Many
+   A's and B's, so that on an allocator that reuses addresses some B lands on an old A. */
 MG_TEST(defect1_stale_single_use_executor_does_not_run_another_plan) {
     runtime_up();
+    enum { ROUNDS = 48 };
     int64_t dims[2] = {16, 16};
-    job a, b;
+    static job a, b[ROUNDS];
+    static aclOpExecutor *stale[ROUNDS], *live[ROUNDS];
+    static uint64_t wb[ROUNDS];
+    static void *sb[ROUNDS];
+    /* Every buffer first, so that between A's release and B's creation nothing else
+       allocates. */
     MG_CHECK_EQ_INT(job_make(&a, 2, dims, NULL, 0), 0);
-    MG_CHECK_EQ_INT(job_make(&b, 2, dims, NULL, 0), 0);
-    aclOpExecutor *ea = NULL, *eb = NULL;
-    uint64_t wa = 0, wb = 0;
-    void *sa = NULL, *sb = NULL;
-    MG_CHECK_EQ_INT(job_phase1(&a, &ea, &wa, &sa), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(aclnnMishBackward(sa, wa, ea, NULL), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    for (int i = 0; i < ROUNDS; i++) MG_CHECK_EQ_INT(job_make(&b[i], 2, dims, NULL, 0), 0);
+    for (int i = 0; i < ROUNDS; i++) {
+        uint64_t wa = 0;
+        void *sa = NULL;
+        MG_CHECK_EQ_INT(job_phase1(&a, &stale[i], &wa, &sa), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclnnMishBackward(sa, wa, stale[i], NULL), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(job_phase1(&b[i], &live[i], &wb[i], &sb[i]), ACLNN_SUCCESS);
+    }
     MG_CHECK_EQ_INT(job_wrong(&a), 0);
-    MG_CHECK_EQ_INT(job_phase1(&b, &eb, &wb, &sb), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(aclnnMishBackward(sa, wa, ea, NULL), ACLNN_ERR_PARAM_INVALID);
-    MG_CHECK_STR_CONTAINS(message(), "executor");
+    int reused = 0;
+    for (int i = 0; i < ROUNDS; i++)
+        for (int k = 0; k < ROUNDS; k++) reused += stale[i] == live[k];
+    if (reused) fprintf(stderr, "  %d new executor(s) got an old handle value\n", reused);
+    MG_CHECK_EQ_INT(reused, 0); /* handles are never valid twice */
+    for (int i = 0; i < ROUNDS; i++) {
+        MG_CHECK_EQ_INT(aclnnMishBackward(NULL, 0, stale[i], NULL), ACLNN_ERR_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(message(), "executor");
+    }
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
-    MG_CHECK(bytes_all_zero(b.out, (size_t)b.numel * sizeof(float))); /* B's plan did not run */
-    MG_CHECK_EQ_INT(aclnnMishBackward(sb, wb, eb, NULL), ACLNN_SUCCESS);
+    for (int k = 0; k < ROUNDS; k++) /* no B's plan ran */
+        MG_CHECK(bytes_all_zero(b[k].out, (size_t)b[k].numel * sizeof(float)));
+    for (int k = 0; k < ROUNDS; k++) MG_CHECK_EQ_INT(aclnnMishBackward(sb[k], wb[k], live[k], NULL), ACLNN_SUCCESS);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(job_wrong(&b), 0);
+    for (int k = 0; k < ROUNDS; k++) {
+        MG_CHECK_EQ_INT(job_wrong(&b[k]), 0);
+        job_free(&b[k]);
+    }
     job_free(&a);
-    job_free(&b);
 }
 
 /* A destroyed repeatable executor's handle must not destroy a newer live executor. */
@@ -335,17 +353,32 @@ MG_TEST(defect2_set_output_address_racing_launch) {
 
 /* ---- defect 3: aclrtFree(workspace) racing a launch --------------------------------- */
 
+/* One freeing thread for every round: both sides meet at a spin barrier, then the freer
+   waits `delay` spins and frees the workspace while the main thread launches. The delays
+   sweep the whole launch, so some frees land between its check and its queueing. */
 typedef struct free_race {
-    void *ws;
-    atomic_int go;
+    void *_Atomic ws;
+    atomic_int round;       /* set by the main thread to start a round */
+    atomic_int arrived;     /* the freer is at the barrier of this round */
+    atomic_int freed;       /* the freer's aclrtFree of this round returned */
+    atomic_int delay;
+    atomic_int quit;
 } free_race;
 
 static void *workspace_freer(void *opaque) {
     free_race *f = opaque;
     aclrtSetDevice(0);
-    while (!atomic_load(&f->go)) {
+    for (int seen = 0;;) {
+        while (atomic_load(&f->round) == seen && !atomic_load(&f->quit)) {
+        }
+        if (atomic_load(&f->quit)) break;
+        seen = atomic_load(&f->round);
+        atomic_store(&f->arrived, seen);
+        for (volatile int spin = atomic_load(&f->delay); spin > 0; spin--) {
+        }
+        aclrtFree(atomic_load(&f->ws));
+        atomic_store(&f->freed, seen);
     }
-    aclrtFree(f->ws);
     return NULL;
 }
 
@@ -354,9 +387,19 @@ static void *workspace_freer(void *opaque) {
    for it); never in between. */
 MG_TEST(defect3_free_workspace_racing_launch) {
     runtime_up();
+    enum { ROUNDS = 400 };
     int64_t dims[2] = {32, 48}, strides[2] = {1, 32};
     int ran = 0, refused = 0;
-    for (int round = 0; round < 60; round++) {
+    static free_race f;
+    atomic_init(&f.ws, NULL);
+    atomic_init(&f.round, 0);
+    atomic_init(&f.arrived, 0);
+    atomic_init(&f.freed, 0);
+    atomic_init(&f.delay, 0);
+    atomic_init(&f.quit, 0);
+    pthread_t thread;
+    pthread_create(&thread, NULL, workspace_freer, &f);
+    for (int round = 1; round <= ROUNDS; round++) {
         job j;
         MG_CHECK_EQ_INT(job_make(&j, 2, dims, strides, 32 * 48), 0);
         aclOpExecutor *e = NULL;
@@ -364,16 +407,15 @@ MG_TEST(defect3_free_workspace_racing_launch) {
         void *ws = NULL;
         MG_CHECK_EQ_INT(job_phase1(&j, &e, &ws_size, &ws), ACLNN_SUCCESS);
         MG_CHECK(ws_size > 0 && ws != NULL);
-        free_race f;
-        f.ws = ws;
-        atomic_init(&f.go, 0);
-        pthread_t thread;
-        pthread_create(&thread, NULL, workspace_freer, &f);
-        atomic_store(&f.go, 1);
-        if (round % 2) pause_us(1);
+        atomic_store(&f.ws, ws);
+        atomic_store(&f.delay, (round * 37) % 4000);
+        atomic_store(&f.round, round);
+        while (atomic_load(&f.arrived) != round) {
+        }
         aclnnStatus status = aclnnMishBackward(ws, ws_size, e, NULL);
         (void)message();
-        pthread_join(thread, NULL);
+        while (atomic_load(&f.freed) != round) {
+        }
         MG_CHECK(status == ACLNN_SUCCESS || status == ACLNN_ERR_PARAM_INVALID);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
         if (status == ACLNN_SUCCESS) {
@@ -384,7 +426,10 @@ MG_TEST(defect3_free_workspace_racing_launch) {
         }
         job_free(&j);
     }
-    MG_CHECK_EQ_INT(ran + refused, 60);
+    atomic_store(&f.quit, 1);
+    pthread_join(thread, NULL);
+    fprintf(stderr, "  %d launches ran, %d were refused (the workspace already freed)\n", ran, refused);
+    MG_CHECK_EQ_INT(ran + refused, ROUNDS);
 }
 
 /* ---- defect 5: a failed allocation in the overlap proof ----------------------------- */
