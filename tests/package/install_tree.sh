@@ -7,11 +7,24 @@
 . "$(dirname "${BASH_SOURCE[0]}")/package_common.sh"
 
 rm -rf "$MISHGRAD_PKG_PREFIX"
-if ! cmake --install "$MISHGRAD_PKG_BUILD_DIR" --prefix "$MISHGRAD_PKG_PREFIX" >/dev/null; then
+# cmake --install rewrites the build tree's install_manifest.txt; keep the user's own
+# install's list (what `--target uninstall` and build.sh --pkg go by) as it was.
+manifest="$MISHGRAD_PKG_BUILD_DIR/install_manifest.txt"
+saved="$MISHGRAD_PKG_WORK_DIR/user_install_manifest.txt"
+mkdir -p "$MISHGRAD_PKG_WORK_DIR"
+rm -f "$saved"
+[ -f "$manifest" ] && cp -p "$manifest" "$saved"
+cmake --install "$MISHGRAD_PKG_BUILD_DIR" --prefix "$MISHGRAD_PKG_PREFIX" >/dev/null
+rc=$?
+cp "$manifest" "$MISHGRAD_PKG_WORK_DIR/scratch_install_manifest.txt" 2>/dev/null
+if [ -f "$saved" ]; then mv "$saved" "$manifest"; else rm -f "$manifest"; fi
+if [ "$rc" != 0 ]; then
   fail "cmake --install $MISHGRAD_PKG_BUILD_DIR --prefix $MISHGRAD_PKG_PREFIX"
   finish
 fi
 pass "cmake --install into a scratch prefix"
+check "the build tree's own install_manifest.txt is left as it was" \
+  bash -c "[ ! -f '$manifest' ] || ! grep -qF '$MISHGRAD_PKG_PREFIX/' '$manifest'"
 
 for header in acl/acl.h acl/acl_base.h acl/acl_rt.h aclnn/acl_meta.h aclnnop/aclnn_mish_backward.h \
               mishgrad/version.h; do
