@@ -55,6 +55,7 @@ if [ -n "$deb" ]; then
   check "the .deb has version $version" test "$(dpkg-deb -f "$deb" Version)" = "$version"
   check "the .deb is for this machine's architecture" \
     test "$(dpkg-deb -f "$deb" Architecture)" = "$(dpkg --print-architecture 2>/dev/null || echo "$arch")"
+  check "the .deb's metadata names the licence" grep -q "Apache License 2.0" <(dpkg-deb -f "$deb" Description)
   dpkg-deb -c "$deb" | awk '{ print $6 }' >"$dir/deb.list"
   check "every .deb entry lies below /usr" test -z "$(grep -v '^\./usr/\{0,1\}' "$dir/deb.list" | grep -v '^\./$')"
   for file in "usr/lib/$multiarch/libcust_opapi.so.$version" "usr/lib/$multiarch/libascendcl.so.1" \
