@@ -332,49 +332,22 @@ static inline size_t ut_changed_bytes(ut_tensor *u) {
     return changed;
 }
 
-/* ---- running the operator ------------------------------------------------------------ */
+/* ---- running the operators (tests/ut/ut_ops.h: the one runner) ------------------------ */
 
-/* The CANN two-phase flow on `stream`: phase 1, workspace if needed, phase 2, synchronize.
-   Returns the first failing status (0 when all succeeded); *workspace_size gets phase 1's
-   answer when not NULL. */
+#include "ut_ops.h"
+
+/* aclnnMishBackward on (gradOutput, self, gradInput): ut_op_run's shorthand. */
 static inline aclnnStatus ut_run(ut_tensor *grad_output, ut_tensor *self, ut_tensor *grad_input,
                                  aclrtStream stream, uint64_t *workspace_size) {
-    uint64_t ws_size = 0;
-    aclOpExecutor *executor = NULL;
-    aclnnStatus st = aclnnMishBackwardGetWorkspaceSize(grad_output->tensor, self->tensor,
-                                                       grad_input->tensor, &ws_size, &executor);
-    if (workspace_size) *workspace_size = ws_size;
-    if (st != ACLNN_SUCCESS) return st;
-    void *workspace = NULL;
-    if (ws_size > 0 && aclrtMalloc(&workspace, ws_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-        return -1;
-    }
-    st = aclnnMishBackward(workspace, ws_size, executor, stream);
-    aclError sync = aclrtSynchronizeStream(stream);
-    if (workspace) aclrtFree(workspace);
-    if (st != ACLNN_SUCCESS) return st;
-    return sync;
+    ut_tensor t[3] = {*grad_output, *self, *grad_input};
+    return ut_op_run(&UT_MISH_BACKWARD, t, stream, workspace_size);
 }
 
-/* Tolerance of a float32 result: the kernel computes in float32, so a few float32 ulps of
-   the result, plus a few ulps of |gradOutput| for the cancellation near mish's root
-   (x ~ -1.19), where the result is small but its terms are not. */
-static inline double ut_f32_tolerance(double ref, double grad) {
-    return 16.0 * FLT_EPSILON * (fabs(ref) + fabs(grad));
-}
-
-/* Whether `got` is an acceptable result for gradOutput `g` and self `x` in `dtype`.
-   float32: ut_f32_tolerance. 16-bit: the exact result rounded to the type, within 1 ulp,
-   or within the float32 tolerance where the result is so small that float32 rounding
-   inside the kernel exceeds one 16-bit ulp. `bits` is the 16-bit encoding of `got`. */
+/* Whether `got` is an acceptable gradient for gradOutput `g` and self `x` (ut_result_ok). */
 static inline int ut_value_ok(aclDataType dtype, double g, double x, double got, uint16_t bits) {
-    double ref = g * ut_mish_grad_ref(x);
-    if (isnan(ref)) return isnan(got);
-    if (isnan(got)) return 0;
-    if (dtype == ACL_FLOAT) return fabs(got - ref) <= ut_f32_tolerance(ref, g);
-    ut_format f = dtype == ACL_FLOAT16 ? UT_FP16 : UT_BF16;
-    uint16_t want = ut_encode(ut_round_to_format(ref, f), f);
-    return ut_ulp_distance(bits, want) <= 1 || fabs(got - ref) <= ut_f32_tolerance(ref, g);
+    double in[2] = {g, x}, scale = 0;
+    double ref = ut_backward_reference(in, &scale);
+    return ut_result_ok(dtype, ref, scale, got, bits);
 }
 
 /* Downloads grad_input and counts the elements of its view that are not gradOutput *

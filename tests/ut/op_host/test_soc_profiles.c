@@ -1,30 +1,38 @@
 /*
- * tests/ut/op_host/test_soc_profiles.c: the seed's product table, one SoC per process.
+ * tests/ut/op_host/test_soc_profiles.c: each operator's product table, one SoC per process.
  *
- * CTest runs this executable once per MISHGRAD_SOC_VERSION value. The expectation comes
- * from the table below, written from the seed's product-support list (not from the
- * runtime's own table): BFLOAT16 only on Ascend910B-class chips and later (A2, A3, 950);
- * Atlas 200I/500 A2 (Ascend310B) does not carry the operator at all; an unknown name fails
- * aclInit.
+ * CTest runs this executable once per MISHGRAD_SOC_VERSION value. The expectations are
+ * written below from the products' documentation, not from the operators' tables:
+ * - aclnnMishBackward (the seed): BFLOAT16 only on Ascend910B-class chips and later (A2,
+ *   A3, 950); the Atlas inference series (310P) and training series (910) take FLOAT and
+ *   FLOAT16; the Atlas 200I/500 A2 (310B) does not carry it.
+ * - aclnnMish / aclnnInplaceMish (ops-nn's docs/aclnnMish&aclnnInplaceMish.md): the same,
+ *   except that the Atlas inference series (310P) does not carry them either.
+ * An operator a product does not carry: 561003, the message naming the SoC. A dtype it does
+ * not take there: 161002 naming the first tensor and the dtype. An unknown name fails aclInit.
  */
 #include <stdint.h>
 
 #include "ut_util.h"
 
+typedef struct support {
+    int runs;   /* the operator exists on this product */
+    int bf16;   /* and takes BFLOAT16 */
+} support;
+
 typedef struct product {
-    const char *prefix;   /* SoC names starting with this */
-    int supports_bf16;
-    int supports_operator;
+    const char *prefix;  /* SoC names starting with this */
+    support backward, forward;
 } product;
 
 /* More specific prefixes first: "Ascend910B" before "Ascend910". */
 static const product products[] = {
-    {"Ascend910B", 1, 1},    /* Atlas A2 training / inference */
-    {"Ascend910_93", 1, 1},  /* Atlas A3 */
-    {"Ascend950", 1, 1},     /* Ascend 950PR / 950DT */
-    {"Ascend910", 0, 1},     /* Atlas training series */
-    {"Ascend310P", 0, 1},    /* Atlas inference series */
-    {"Ascend310B", 0, 0},    /* Atlas 200I/500 A2 inference: not supported */
+    {"Ascend910B", {1, 1}, {1, 1}},    /* Atlas A2 training / inference */
+    {"Ascend910_93", {1, 1}, {1, 1}},  /* Atlas A3 */
+    {"Ascend950", {1, 1}, {1, 1}},     /* Ascend 950PR / 950DT */
+    {"Ascend910", {1, 0}, {1, 0}},     /* Atlas training series */
+    {"Ascend310P", {1, 0}, {0, 0}},    /* Atlas inference series: the forward is not supported */
+    {"Ascend310B", {0, 0}, {0, 0}},    /* Atlas 200I/500 A2 inference: neither */
 };
 
 static const char *requested_soc(void) {
@@ -32,15 +40,18 @@ static const char *requested_soc(void) {
     return soc && *soc ? soc : NULL;
 }
 
-/* NULL for a name the table does not know; the CPU default (no name) supports all. */
+/* NULL for a name the table does not know; the CPU default (no name) takes everything. */
 static const product *expected_product(void) {
-    static const product cpu = {"", 1, 1};
+    static const product cpu = {"", {1, 1}, {1, 1}};
     const char *soc = requested_soc();
     if (!soc || strcmp(soc, "cpu") == 0) return &cpu;
-    for (size_t i = 0; i < sizeof products / sizeof products[0]; i++) {
+    for (size_t i = 0; i < sizeof products / sizeof products[0]; i++)
         if (strncmp(soc, products[i].prefix, strlen(products[i].prefix)) == 0) return &products[i];
-    }
     return NULL;
+}
+
+static support expected_support(const product *p, const ut_op *op) {
+    return op == &UT_MISH_BACKWARD ? p->backward : p->forward;
 }
 
 MG_TEST(aclinit_accepts_known_socs_only) {
@@ -61,58 +72,59 @@ MG_TEST(aclinit_accepts_known_socs_only) {
     if (name && requested_soc() && strcmp(requested_soc(), "cpu") != 0) MG_CHECK(strcmp(name, requested_soc()) == 0);
 }
 
-static void run_one(aclDataType dtype, int expect_ok) {
+/* Runs `op` on dense [7, 9] tensors of `dtype`: right values where expected to run, else
+   the expected refusal with nothing written. */
+static void run_one(const ut_op *op, aclDataType dtype, aclnnStatus expected_status) {
     mg_rng rng = {40 + (uint64_t)dtype};
     int64_t dims[2] = {7, 9};
     ut_tensor t[3];
-    for (int i = 0; i < 3; i++) ut_tensor_dense(&t[i], dtype, 2, dims);
-    ut_fill_random(&t[0], &rng, -3, 3);
-    ut_fill_random(&t[1], &rng, -6, 6);
-    aclnnStatus st = ut_run(&t[0], &t[1], &t[2], ut_stream, NULL);
-    if (expect_ok) {
-        MG_CHECK_EQ_INT(st, ACLNN_SUCCESS);
-        ut_check_values(&t[0], &t[1], &t[2], "supported dtype");
+    for (int i = 0; i < ut_op_tensor_count(op); i++) ut_tensor_dense(&t[i], dtype, 2, dims);
+    char what[96];
+    snprintf(what, sizeof what, "%s dtype %d on %s", op->phase1_name, (int)dtype, aclrtGetSocName());
+    if (expected_status == ACLNN_SUCCESS) {
+        MG_CHECK_EQ_INT(ut_op_run_checked(op, t, &rng, ut_stream, NULL, what), 0);
     } else {
-        MG_CHECK(st != ACLNN_SUCCESS);
-        MG_CHECK_EQ_INT(ut_changed_bytes(&t[2]), 0);
+        for (int i = 0; i < op->input_count; i++) ut_fill_random(&t[i], &rng, op->lo[i], op->hi[i]);
+        ut_tensor *out = ut_op_output(op, t);
+        ut_download(out);
+        unsigned char *before = malloc(out->bytes);
+        memcpy(before, out->host, out->bytes);
+        aclnnStatus st = ut_op_run(op, t, ut_stream, NULL);
+        const char *m = aclGetRecentErrMsg();
+        char message[512];
+        snprintf(message, sizeof message, "%s", m ? m : "");
+        MG_CHECK_EQ_INT(st, expected_status);
+        if (expected_status == ACLNN_ERR_INNER_FIND_KERNEL_ERROR) {
+            MG_CHECK_STR_CONTAINS(message, op->phase1_name);
+            MG_CHECK_STR_CONTAINS(message, "is not supported on");
+            MG_CHECK_STR_CONTAINS(message, aclrtGetSocName());
+        } else {
+            char expected[128];
+            snprintf(expected, sizeof expected, "%s: %s has dtype BFLOAT16", op->phase1_name, op->names[0]);
+            MG_CHECK_STR_CONTAINS(message, expected);
+        }
+        ut_download(out);
+        MG_CHECK(memcmp(before, out->host, out->bytes) == 0);
+        free(before);
     }
-    for (int i = 0; i < 3; i++) ut_tensor_free(&t[i]);
+    for (int i = 0; i < ut_op_tensor_count(op); i++) ut_tensor_free(&t[i]);
 }
 
-MG_TEST(float_and_float16_run_where_the_operator_exists) {
+MG_TEST(each_operator_takes_its_dtypes_on_this_product) {
     const product *p = expected_product();
-    if (!p) { /* an unknown SoC: aclInit refused it, so nothing can run */
-        MG_CHECK(!ut_acl_ready);
+    if (!p) { /* aclInit failed: no profile, no SoC name */
+        MG_CHECK(aclrtGetSocName() == NULL);
         return;
     }
-    if (!ut_acl_ready) MG_SKIP("aclInit failed (reported by aclinit_accepts_known_socs_only)");
-    run_one(ACL_FLOAT, p->supports_operator);
-    run_one(ACL_FLOAT16, p->supports_operator);
-}
-
-MG_TEST(bfloat16_only_on_910b_class_and_later) {
-    const product *p = expected_product();
-    if (!p) { /* an unknown SoC: aclInit refused it, so nothing can run */
-        MG_CHECK(!ut_acl_ready);
-        return;
-    }
-    if (!ut_acl_ready) MG_SKIP("aclInit failed (reported by aclinit_accepts_known_socs_only)");
-    if (!p->supports_operator) { /* no operator on this product: BFLOAT16 is refused too */
-        run_one(ACL_BF16, 0);
-        return;
-    }
-    run_one(ACL_BF16, p->supports_bf16);
-    if (!p->supports_bf16) {
-        /* The refusal is the dtype rule's: 161002, naming the first tensor. */
-        int64_t dims[1] = {4};
-        ut_tensor t[3];
-        for (int i = 0; i < 3; i++) ut_tensor_dense(&t[i], ACL_BF16, 1, dims);
-        uint64_t ws = 0;
-        aclOpExecutor *executor = NULL;
-        MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(t[0].tensor, t[1].tensor, t[2].tensor, &ws, &executor),
-                        ACLNN_ERR_PARAM_INVALID);
-        MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "gradOutput");
-        for (int i = 0; i < 3; i++) ut_tensor_free(&t[i]);
+    MG_CHECK(ut_acl_ready);
+    if (!ut_acl_ready) return;
+    for (int k = 0; k < UT_OP_COUNT; k++) {
+        const ut_op *op = UT_OPS[k];
+        support s = expected_support(p, op);
+        aclnnStatus absent = ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+        run_one(op, ACL_FLOAT, s.runs ? ACLNN_SUCCESS : absent);
+        run_one(op, ACL_FLOAT16, s.runs ? ACLNN_SUCCESS : absent);
+        run_one(op, ACL_BF16, !s.runs ? absent : s.bf16 ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID);
     }
 }
 
