@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the three MishGradV2 libraries (only them: no tests, tools or benchmarks) and
-# installs them with the headers into ./install, then builds the aclnnMishBackward example
+# installs them with the headers into ./install, then builds the operators' examples
 # against the INSTALLED headers and libraries, linked the way a CANN program is
 # (-lcust_opapi -lnnopbase -lascendcl), and runs it. Incremental: what is up to date is
 # not rebuilt. The C example always runs; the C++ one (CANN's own sample style) too when
@@ -49,6 +49,9 @@ echo "run.sh: C example ($cc)"
   "$examples_dir/test_aclnn_mish_grad_v2.c" -o "$out_dir/test_aclnn_mish_grad_v2_c" \
   "${link_flags[@]}" -lm
 "$out_dir/test_aclnn_mish_grad_v2_c" || status=1
+"$cc" -std=c11 -O2 -Wall -Wextra -I"$prefix/include" \
+  "$examples_dir/test_aclnn_mish.c" -o "$out_dir/test_aclnn_mish_c" "${link_flags[@]}" -lm
+"$out_dir/test_aclnn_mish_c" || status=1
 
 cxx=${CXX:-g++}
 if command -v "$cxx" >/dev/null 2>&1; then
@@ -57,6 +60,11 @@ if command -v "$cxx" >/dev/null 2>&1; then
     "$examples_dir/test_aclnn_mish_grad_v2.cpp" -o "$out_dir/test_aclnn_mish_grad_v2_cpp" \
     "${link_flags[@]}"
   "$out_dir/test_aclnn_mish_grad_v2_cpp" || status=1
+  for example in test_aclnn_mish test_aclnn_inplace_mish; do
+    "$cxx" -O2 -Wall -Wextra -I"$prefix/include" "$examples_dir/$example.cpp" -o "$out_dir/${example}_cpp" \
+      "${link_flags[@]}"
+    "$out_dir/${example}_cpp" || status=1
+  done
 else
   echo "run.sh: no C++ compiler ($cxx); the C++ example is skipped"
 fi
