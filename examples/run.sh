@@ -45,22 +45,16 @@ status=0
 
 cc=${CC:-cc}
 echo "run.sh: C example ($cc)"
-"$cc" -std=c11 -O2 -Wall -Wextra -I"$prefix/include" \
-  "$examples_dir/test_aclnn_mish_grad_v2.c" -o "$out_dir/test_aclnn_mish_grad_v2_c" \
-  "${link_flags[@]}" -lm
-"$out_dir/test_aclnn_mish_grad_v2_c" || status=1
-"$cc" -std=c11 -O2 -Wall -Wextra -I"$prefix/include" \
-  "$examples_dir/test_aclnn_mish.c" -o "$out_dir/test_aclnn_mish_c" "${link_flags[@]}" -lm
-"$out_dir/test_aclnn_mish_c" || status=1
+for example in test_aclnn_mish_grad_v2 test_aclnn_mish; do
+  "$cc" -std=c11 -O2 -Wall -Wextra -I"$prefix/include" \
+    "$examples_dir/$example.c" -o "$out_dir/${example}_c" "${link_flags[@]}" -lm
+  "$out_dir/${example}_c" || status=1
+done
 
 cxx=${CXX:-g++}
 if command -v "$cxx" >/dev/null 2>&1; then
   echo "run.sh: C++ example ($cxx)"
-  "$cxx" -O2 -Wall -Wextra -I"$prefix/include" \
-    "$examples_dir/test_aclnn_mish_grad_v2.cpp" -o "$out_dir/test_aclnn_mish_grad_v2_cpp" \
-    "${link_flags[@]}"
-  "$out_dir/test_aclnn_mish_grad_v2_cpp" || status=1
-  for example in test_aclnn_mish test_aclnn_inplace_mish; do
+  for example in test_aclnn_mish_grad_v2 test_aclnn_mish test_aclnn_inplace_mish; do
     "$cxx" -O2 -Wall -Wextra -I"$prefix/include" "$examples_dir/$example.cpp" -o "$out_dir/${example}_cpp" \
       "${link_flags[@]}"
     "$out_dir/${example}_cpp" || status=1
