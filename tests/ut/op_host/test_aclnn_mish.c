@@ -132,8 +132,8 @@ MG_TEST(repeatable_in_place_executor_on_a_strided_tensor) {
         ut_tensor *u = run == 1 ? &b : &a;
         ut_fill_random(u, &rng, -12, 12);
         if (run > 0) {
-            MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, 0, NULL, u->block), ACLNN_SUCCESS);
-            MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, NULL, u->block), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, 0, a.tensor, u->block), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, a.tensor, u->block), ACLNN_SUCCESS);
         }
         double *before[1] = {ut_snapshot(u)};
         MG_CHECK_EQ_INT(aclnnInplaceMish(workspace, ws, executor, ut_stream), ACLNN_SUCCESS);

@@ -643,7 +643,7 @@ MG_TEST(repeatable_executor_refreshes_checked_in_bytes) {
         unsigned char pattern[64];
         memset(pattern, UT_SENTINEL_BYTE, sizeof pattern);
         aclrtMemcpy(small, 64, pattern, 64, ACL_MEMCPY_HOST_TO_DEVICE);
-        MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, NULL, small), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, ut_op_output(op, t)->tensor, small), ACLNN_SUCCESS);
         prime_error_message();
         aclnnStatus st = op->phase2(NULL, 0, executor, ut_stream);
         if (st == ACLNN_SUCCESS) st = aclrtSynchronizeStream(ut_stream);
@@ -654,8 +654,8 @@ MG_TEST(repeatable_executor_refreshes_checked_in_bytes) {
         MG_CHECK(memcmp(back, pattern, 64) == 0);
 
         /* An input refreshed to a small block. */
-        MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, NULL, ut_op_output(op, u)->block), ACLNN_SUCCESS);
-        MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, 0, NULL, small), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, ut_op_output(op, t)->tensor, ut_op_output(op, u)->block), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, 0, t[0].tensor, small), ACLNN_SUCCESS);
         prime_error_message();
         st = op->phase2(NULL, 0, executor, ut_stream);
         if (st == ACLNN_SUCCESS) st = aclrtSynchronizeStream(ut_stream);
@@ -664,8 +664,8 @@ MG_TEST(repeatable_executor_refreshes_checked_in_bytes) {
         MG_CHECK_EQ_INT(ut_changed_bytes(ut_op_output(op, u)), 0);
 
         /* The output refreshed to overlap input 0 by all but one element. */
-        MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, 0, NULL, u[0].block), ACLNN_SUCCESS);
-        MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, NULL, (float *)u[0].block + 1), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, 0, t[0].tensor, u[0].block), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, ut_op_output(op, t)->tensor, (float *)u[0].block + 1), ACLNN_SUCCESS);
         prime_error_message();
         st = op->phase2(NULL, 0, executor, ut_stream);
         if (st == ACLNN_SUCCESS) st = aclrtSynchronizeStream(ut_stream);
@@ -677,9 +677,9 @@ MG_TEST(repeatable_executor_refreshes_checked_in_bytes) {
             ut_tensor *s = run == 0 ? u : t;
             for (int i = 0; i < op->input_count; i++) {
                 ut_fill_random(&s[i], &rng, op->lo[i], op->hi[i]);
-                MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, (size_t)i, NULL, s[i].block), ACLNN_SUCCESS);
+                MG_CHECK_EQ_INT(aclSetInputTensorAddr(executor, (size_t)i, t[i].tensor, s[i].block), ACLNN_SUCCESS);
             }
-            MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, NULL, ut_op_output(op, s)->block), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclSetOutputTensorAddr(executor, 0, ut_op_output(op, t)->tensor, ut_op_output(op, s)->block), ACLNN_SUCCESS);
             double *before[2] = {ut_snapshot(&s[0]), op->input_count > 1 ? ut_snapshot(&s[1]) : NULL};
             MG_CHECK_EQ_INT(op->phase2(NULL, 0, executor, ut_stream), ACLNN_SUCCESS);
             MG_CHECK_EQ_INT(aclrtSynchronizeStream(ut_stream), ACL_SUCCESS);
