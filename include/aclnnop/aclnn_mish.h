@@ -12,10 +12,7 @@
 #define ACLNNOP_ACLNN_MISH_H_
 
 #include "aclnn/aclnn_base.h"
-
-#ifndef ACLNN_API
-#define ACLNN_API ACL_FUNC_VISIBILITY
-#endif
+#include "aclnn_util.h"
 
 #ifdef __cplusplus
 extern "C" {
