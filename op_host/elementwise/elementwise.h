@@ -6,8 +6,9 @@
  * per product and its L0 launch. The layer then does the rest of both phases:
  *
  *   phase 1  ew_get_workspace_size: CANN's checks in CANN's order (NULL pointers, the
- *            product, the dtype list, equal dtypes, rank <= 8, equal shapes, descriptor
- *            validity, an output that overlaps itself), the empty-tensor shortcut, and the
+ *            dtype list, equal dtypes, rank <= 8, equal shapes, descriptor validity, an
+ *            output that overlaps itself, then whether the product carries the kernel at
+ *            all: 561003), the empty-tensor shortcut, and the
  *            aliasing-aware plan: Contiguous for each input the kernel cannot read in place,
  *            the operator's L0 launch, ViewCopy when the output is not dense;
  *   L0       ew_add_kernel: the generic tiling (ew_tiling) and the kernel step, which runs
@@ -39,7 +40,8 @@ extern "C" {
 /* ---- the operator's declaration ------------------------------------------------------- */
 
 /* The dtypes an operator takes on one product; count 0: the operator does not run there
-   (phase 1 returns 561003 naming the product). */
+   (phase 1 judges the arguments against the dtypes of every product, then returns 561003
+   naming the product). */
 typedef struct ew_dtype_list {
     int count;
     aclDataType dtypes[EW_MAX_DTYPES];

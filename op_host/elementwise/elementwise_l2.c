@@ -78,14 +78,37 @@ static aclnnStatus check_pointers(const ew_operator *op, const char *api, const 
     return ACLNN_SUCCESS;
 }
 
-/* The product, the dtype list, equal dtypes. */
+/* The operator's dtypes on this product; NULL when the product does not carry it. */
+static const ew_dtype_list *product_dtypes(const ew_operator *op) {
+    const mgrt_soc_profile *soc = mgrt_soc();
+    if (soc->generation >= MGRT_SOC_GENERATION_COUNT) return NULL;
+    const ew_dtype_list *list = &op->dtypes_by_product[soc->generation];
+    return list->count > 0 ? list : NULL;
+}
+
+/* Every dtype the operator takes on some product: the list a product that does not carry
+   it checks against, so that its arguments are judged as on any other product before the
+   kernel lookup fails (CANN's order: the parameter checks, then the kernel). */
+static void all_products_dtypes(const ew_operator *op, ew_dtype_list *all) {
+    all->count = 0;
+    for (int g = 0; g < MGRT_SOC_GENERATION_COUNT; g++)
+        for (int i = 0; i < op->dtypes_by_product[g].count; i++) {
+            aclDataType dtype = op->dtypes_by_product[g].dtypes[i];
+            int seen = 0;
+            for (int j = 0; j < all->count; j++) seen |= all->dtypes[j] == dtype;
+            if (!seen && all->count < EW_MAX_DTYPES) all->dtypes[all->count++] = dtype;
+        }
+}
+
+/* The dtype list, then equal dtypes. */
 static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const aclTensor *const *tensors) {
     const mgrt_soc_profile *soc = mgrt_soc();
-    const ew_dtype_list *allowed =
-        soc->generation < MGRT_SOC_GENERATION_COUNT ? &op->dtypes_by_product[soc->generation] : NULL;
-    if (allowed == NULL || allowed->count == 0)
-        return mgrt_fail_at(api, ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "%s: %s is not supported on %s (%s)", api,
-                            op->op_type, soc->soc_name, soc->product);
+    ew_dtype_list every;
+    const ew_dtype_list *allowed = product_dtypes(op);
+    if (allowed == NULL) {
+        all_products_dtypes(op, &every);
+        allowed = &every;
+    }
     const int count = op->input_count + 1;
     for (int i = 0; i < count; i++) {
         aclDataType dtype = nnop_tensor_dtype(tensors[i]);
@@ -214,6 +237,12 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
     /* 161002 for an output that overlaps itself; 561000 if the proof's memory fails. */
     status = nnop_view_check_overlaps_itself(&views[n], api, op->names[n]);
     if (status != ACLNN_SUCCESS) return status;
+    /* Valid arguments; does this product carry the kernel at all? */
+    if (product_dtypes(op) == NULL) {
+        const mgrt_soc_profile *soc = mgrt_soc();
+        return mgrt_fail_at(api, ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "%s: %s is not supported on %s (%s)", api,
+                            op->op_type, soc->soc_name, soc->product);
+    }
 
     aclOpExecutor *planned = nnop_executor_create(op->op_type, inputs, (uint32_t)n, &out, 1, op->names);
     if (planned == NULL) return ACLNN_ERR_INNER_CREATE_EXECUTOR;

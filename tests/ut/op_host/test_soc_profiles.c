@@ -110,6 +110,28 @@ static void run_one(const ut_op *op, aclDataType dtype, aclnnStatus expected_sta
     for (int i = 0; i < ut_op_tensor_count(op); i++) ut_tensor_free(&t[i]);
 }
 
+/* A product without the operator still judges the arguments first (CANN's order: the
+   parameter checks, then the kernel lookup): NULL is 161001, DOUBLE and an invalid
+   descriptor are 161002, and only a valid call gets 561003. */
+static void arguments_come_first(const ut_op *op) {
+    int64_t dims[1] = {4};
+    ut_tensor t[3];
+    for (int i = 0; i < ut_op_tensor_count(op); i++) ut_tensor_dense(&t[i], ACL_DOUBLE, 1, dims);
+    aclTensor *raw[3] = {NULL, NULL, NULL};
+    uint64_t ws = 0;
+    aclOpExecutor *executor = NULL;
+    MG_CHECK_EQ_INT(op->phase1(raw, &ws, &executor), ACLNN_ERR_PARAM_NULLPTR);
+    for (int i = 0; i < op->input_count; i++) raw[i] = t[i].tensor;
+    raw[op->input_count] = ut_op_output(op, t)->tensor;
+    MG_CHECK_EQ_INT(op->phase1(raw, &ws, &executor), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "has dtype DOUBLE");
+    aclTensor *bad = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, NULL); /* NULL data */
+    for (int i = 0; i <= op->input_count; i++) raw[i] = bad;
+    MG_CHECK_EQ_INT(op->phase1(raw, &ws, &executor), ACLNN_ERR_PARAM_INVALID);
+    aclDestroyTensor(bad);
+    for (int i = 0; i < ut_op_tensor_count(op); i++) ut_tensor_free(&t[i]);
+}
+
 MG_TEST(each_operator_takes_its_dtypes_on_this_product) {
     const product *p = expected_product();
     if (!p) { /* aclInit failed: no profile, no SoC name */
@@ -125,6 +147,7 @@ MG_TEST(each_operator_takes_its_dtypes_on_this_product) {
         run_one(op, ACL_FLOAT, s.runs ? ACLNN_SUCCESS : absent);
         run_one(op, ACL_FLOAT16, s.runs ? ACLNN_SUCCESS : absent);
         run_one(op, ACL_BF16, !s.runs ? absent : s.bf16 ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID);
+        if (!s.runs) arguments_come_first(op);
     }
 }
 
