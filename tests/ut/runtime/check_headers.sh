@@ -99,7 +99,8 @@ checks=$((checks + 1))
 if ! "$cc" -std=c11 ${MISHGRAD_HEADER_CHECK_LDFLAGS:-} -Wno-deprecated-declarations -I"$include_dir" -I"$generated_dir" "$work/link.c" -o "$work/link" \
      -L"$lib_dir" -Wl,-rpath,"$lib_dir" -lascendcl >"$work/log" 2>&1; then
   fail "functions do not link against libascendcl"; grep -E 'undefined' "$work/log" | head -40 | sed 's/^/    /'
-elif ! "$work/link" >/dev/null; then
+# shellcheck disable=SC2086  # MISHGRAD_HEADER_CHECK_EMULATOR: a cross build's emulator command
+elif ! ${MISHGRAD_HEADER_CHECK_EMULATOR:-} "$work/link" >/dev/null; then
   fail "the link check program did not run"
 fi
 
