@@ -16,7 +16,7 @@
  *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there;
  *   middle (x < 0.5):   mish' = 0.6f + R          -- x = +-0 and subnormal x give 0.6f;
  *   high:               mish' = 1 + R             -- R ~ 4x/e^2.
- * One exp per element (a 16-entry table and a cubic), one division. Float16 and bfloat16
+ * One exp per element (mg_exp_rr2_lut16_p3: a 16-entry table and a cubic), one division. Float16 and bfloat16
  * results need far less (about 2^-20 of float32's value), so their tiles evaluate the
  * textbook form with a quadratic exp (short_grad, at the end of this file).
  *
@@ -48,14 +48,9 @@
 
 /* The fast path must be inlined into the loops (four vectors in flight, constants kept
    in registers); the general path is rare and stays out of line, and is never called from
-   inside the hot loop (a call there would make every constant a stack reload). */
-#if defined(__GNUC__)
-#define MG_ALWAYS_INLINE static inline __attribute__((always_inline))
-#define MG_OUT_OF_LINE static __attribute__((noinline))
-#else
-#define MG_ALWAYS_INLINE static inline
-#define MG_OUT_OF_LINE static
-#endif
+   inside the hot loop (a call there would make every constant a stack reload). The exp is
+   the shared one (math/mg_exp.h), which defines MG_ALWAYS_INLINE and MG_OUT_OF_LINE. */
+#include "math/mg_exp.h"
 
 /* Region boundaries (see the top of the file): "low" below MG_SPLIT_LOW, "middle" up to
    MG_SPLIT_HIGH, "high" above. */
@@ -116,55 +111,18 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_
     return mg_fma(big_p, c, mg_mul(num, mg_div(big_p, den)));
 }
 
-/* exp(xc) = p 2^m, table-driven. k = round(16 xc / ln2) = 16 m + j (0 <= j < 16) by the
-   1.5 * 2^23 rounding trick: the bits of the sum kbits are 0x4B400000 + k, so j is in their
-   low 4 bits (mg_table16 looks up with them) and 2^m is an add to an exponent field
-   (mg_add_k16_exponent). r = xc - k ln2/16 with ln2/16 = L_hi + L_lo; fma(k, -L_hi, xc) is
-   exact (L_hi is a multiple of 2^-25 and |r| < 2^-5, so for |xc| >= 2^-6 the difference
-   is a multiple of 2^-29 below 2^-5, and for |xc| < 2^-6, k = 0). On |r| <= ln2/32,
-   exp(r) = 1 + s with s = r + c2 r^2 + c3 r^3 (minimax, relative error 1.6e-9 = 2^-29.2),
-   and 2^(j/16) = T_j (1 + rho_j) to 2^-48 (T_j = 2^(j/16) rounded to float), so
-     p = 2^(j/16) exp(r) = fma(T_j, s', T_j),  s' = s + rho_j = fma(r^2, c3 r + c2, r + rho_j)
-   rounds once at the end; the rest adds under 0.01 ulp. Against a degree-6 polynomial on
-   |r| <= ln2/2 this is two multiply-adds fewer per element. */
-#define MG_EXP_MAGIC 0x1.8p23f /* 1.5 * 2^23 */
-static const float MG_FN_(exp2_j16)[16] = { /* T_j = 2^(j/16) rounded to float */
-    0x1.000000p+0f, 0x1.0b5586p+0f, 0x1.172b84p+0f, 0x1.2387a6p+0f, 0x1.306fe0p+0f, 0x1.3dea64p+0f,
-    0x1.4bfdaep+0f, 0x1.5ab07ep+0f, 0x1.6a09e6p+0f, 0x1.7a1148p+0f, 0x1.8ace54p+0f, 0x1.9c4918p+0f,
-    0x1.ae89fap+0f, 0x1.c199bep+0f, 0x1.d5818ep+0f, 0x1.ea4afap+0f};
-/* The same T_j with j << 19 taken off their bits: adding kbits << 19 = (m << 23) + (j << 19)
-   to them gives T_j 2^m (see mg_add_k16_exponent), one integer op fewer than m << 23 */
-static const float MG_FN_(exp2_j16_less_j)[16] = {
-    0x1.000000p+0f, 0x1.fb5586p-1f, 0x1.f72b84p-1f, 0x1.f387a6p-1f, 0x1.f06fe0p-1f, 0x1.edea64p-1f,
-    0x1.ebfdaep-1f, 0x1.eab07ep-1f, 0x1.ea09e6p-1f, 0x1.ea1148p-1f, 0x1.eace54p-1f, 0x1.ec4918p-1f,
-    0x1.ee89fap-1f, 0x1.f199bep-1f, 0x1.f5818ep-1f, 0x1.fa4afap-1f};
-static const float MG_FN_(exp2_j16_rho)[16] = { /* rho_j = (2^(j/16) - T_j) / T_j rounded */
-    0.0f,             0x1.8d96d4p-25f,  -0x1.9c0c22p-27f, 0x1.964904p-25f,  0x1.125002p-25f,  0x1.370be4p-25f,
-    -0x1.0a3550p-25f, -0x1.00d8acp-27f, 0x1.26055cp-26f,  -0x1.05cb44p-25f, 0x1.67a1cap-28f,  0x1.a3b5e4p-28f,
-    -0x1.f9c304p-27f, -0x1.6961b4p-28f, -0x1.a5217cp-28f, 0x1.61428ep-28f};
-/* s' = s + rho_j (see above) and kbits, from which both paths take T_j and m */
-MG_ALWAYS_INLINE mg_vf MG_FN_(exp_reduced)(mg_vf xc, mg_vf *kbits_out) {
-    const mg_vf magic = mg_set(MG_EXP_MAGIC);
-    const mg_vf kbits = mg_fma(xc, mg_set(0x1.715476p+4f) /* 16 / ln2 */, magic);
-    const mg_vf kf = mg_sub(kbits, magic);
-    mg_vf r = mg_fma(kf, mg_set(-0x1.62e430p-5f) /* -L_hi */, xc);
-    r = mg_fma(kf, mg_set(0x1.05c610p-33f) /* -L_lo */, r);
-    const mg_vf r_rho = mg_add(r, mg_table16(MG_FN_(exp2_j16_rho), kbits));
-    const mg_vf cubic = mg_fma(mg_set(0x1.555a7ap-3f) /* c3 */, r, mg_set(0x1.000224p-1f) /* c2 */);
-    *kbits_out = kbits;
-    return mg_fma(mg_mul(r, r), cubic, r_rho);
-}
+/* exp(xc) = p 2^m with p = T_j (1 + s') rounded once: mg_exp_rr2_lut16_p3 (math/mg_exp.h) */
 
 /* The general path: every input. Defines the result of every lane:
      y = RN(t g 2^K), K = m in the low region and 0 elsewhere, rounded once;
    x = +-inf or NaN, g = NaN, or inf * 0 give one canonical quiet NaN. */
 MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
     const mg_vf xc = mg_min(mg_max(x, mg_set(MG_X_MIN)), mg_set(MG_X_MAX));
-    mg_vf kbits;
-    const mg_vf s_rho = MG_FN_(exp_reduced)(xc, &kbits);
-    const mg_vf t_j = mg_table16(MG_FN_(exp2_j16), kbits);
+    mg_vi kbits;
+    const mg_vf s_rho = mg_exp_rr2_lut16_p3_parts(xc, &kbits);
+    const mg_vf t_j = mg_exp_lut16_t(kbits);
     const mg_vf p = mg_fma(t_j, s_rho, t_j);
-    const mg_vi m = mg_k16_high(kbits); /* exp(xc) = p 2^m */
+    const mg_vi m = mg_exp_lut16_m(kbits); /* exp(xc) = p 2^m */
     /* e = exp(xc) for the polynomials; below x = -86.6 it is held at p 2^-125 (a normal
        number: subnormal operands are slow), which changes nothing: there the correction
        R it feeds is below 2^-100 of the anchor c = 1 + x */
@@ -188,18 +146,17 @@ typedef struct {
 
 MG_ALWAYS_INLINE MG_FN_(stage) MG_FN_(fast_exp)(mg_vf x) {
     MG_FN_(stage) s;
-    mg_vf kbits;
+    mg_vi kbits;
     s.x = x;
     /* Clamped above only. Lanes below MG_FAST_X_MIN are redone on the general path; their
        discarded arithmetic here may meet subnormal numbers (x in [-87, -40]) or a wrapped
        exponent field (further left), and measured no slower for it on this CPU (x over
        [-100, 100] ran as fast as with a clamp at -40, one operation fewer per vector). */
     s.xc = mg_min(x, mg_set(MG_X_MAX));
-    const mg_vf s_rho = MG_FN_(exp_reduced)(s.xc, &kbits);
-    /* T_j 2^m first (an integer add off the dependency chain), then one fma: the general
-       path's p = fma(T_j, s', T_j) times 2^m, rounded alike while everything is normal */
-    const mg_vf t_j_scaled = mg_add_k16_exponent(mg_table16(MG_FN_(exp2_j16_less_j), kbits), kbits);
-    s.e = mg_fma(t_j_scaled, s_rho, t_j_scaled);
+    /* T_j 2^m (an integer add off the dependency chain), then one fma: the general path's
+       p = fma(T_j, s', T_j) times 2^m, rounded alike while everything is normal */
+    mg_vf s_rho;
+    s.e = mg_exp_rr2_lut16_p3(s.xc, &kbits, &s_rho);
     return s;
 }
 
@@ -314,12 +271,7 @@ MG_DEFINE_TILE_(f32_streamed, float, mg_loadu, mg_stream, mg_load_f32_n, mg_stor
 #define MG_ROOT_WINDOW 0x1p-12f
 MG_ALWAYS_INLINE mg_vf MG_FN_(short_grad)(mg_vf x, mg_vf g) {
     const mg_vf xc = mg_min(x, mg_set(MG_X_MAX));
-    const mg_vf magic = mg_set(MG_EXP_MAGIC);
-    const mg_vf kbits = mg_fma(xc, mg_set(0x1.715476p+4f) /* 16 / ln2 */, magic);
-    const mg_vf r = mg_fma(mg_sub(kbits, magic), mg_set(-0x1.62e430p-5f) /* -L_hi */, xc);
-    const mg_vf s = mg_mul(r, mg_fma(r, mg_set(0x1.00059p-1f) /* c2 */, mg_set(0x1.0003e4p+0f) /* c1 */));
-    const mg_vf t_j_scaled = mg_add_k16_exponent(mg_table16(MG_FN_(exp2_j16_less_j), kbits), kbits);
-    const mg_vf e = mg_fma(t_j_scaled, s, t_j_scaled);
+    const mg_vf e = mg_exp_rr1_lut16_p2(xc);
     const mg_vf n = mg_mul(e, mg_add(e, mg_set(2.0f)));
     const mg_vf d = mg_add(n, mg_set(2.0f));
     const mg_vf four_x_e_e1 = mg_mul(mg_mul(xc, e), mg_fma(e, mg_set(4.0f), mg_set(4.0f)));

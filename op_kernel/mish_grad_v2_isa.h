@@ -5,13 +5,8 @@
 #ifndef MISH_GRAD_V2_ISA_H_
 #define MISH_GRAD_V2_ISA_H_
 
+#include "kernel_dispatch.h" /* MG_HIDDEN */
 #include "mish_grad_v2_kernel.h"
-
-#if defined(__GNUC__)
-#define MG_HIDDEN __attribute__((visibility("hidden")))
-#else
-#define MG_HIDDEN
-#endif
 
 MG_HIDDEN extern const mish_grad_v2_kernels mish_grad_v2_kernels_scalar;
 #ifdef MG_HAVE_AVX2

@@ -104,6 +104,26 @@ MGRT_API int32_t mgrt_stream_submit(const char *api, aclrtStream stream, mgrt_ta
    is initialized). */
 MGRT_API int mgrt_stream_is_valid(aclrtStream stream);
 
+/* ---- CPU features (runtime/cpu_features.c), asked once by the kernels' dispatch -------- */
+
+enum {
+    MGRT_CPU_AVX2 = 1u << 0,        /* AVX2 + FMA + F16C, with YMM state enabled by the OS */
+    MGRT_CPU_AVX512 = 1u << 1,      /* AVX-512 F/DQ/BW/VL, with opmask and ZMM state enabled */
+    MGRT_CPU_AVX512_BF16 = 1u << 2, /* AVX512_BF16 too */
+    MGRT_CPU_NEON = 1u << 3,        /* AArch64 Advanced SIMD */
+};
+/* The MGRT_CPU_* bits this CPU has (detected once). */
+MGRT_API unsigned mgrt_cpu_features(void);
+/* 1 when this CPU can run kernels for `isa` ("scalar", "avx2", "avx512", "neon"); 0 for
+   any other name or NULL. */
+MGRT_API int mgrt_cpu_supports_isa(const char *isa);
+/* The best of those this CPU can run (avx512, avx2, neon, scalar in that order). */
+MGRT_API const char *mgrt_cpu_best_isa(void);
+/* The kernels' ISA for this process, chosen once: MISHGRAD_ISA (scalar|avx2|avx512|neon|
+   auto) when the CPU has it, else the best one, with a warning printed at the default log
+   level for an ISA the CPU lacks or an unknown name. */
+MGRT_API const char *mgrt_cpu_isa(void);
+
 /* ---- the device's cores: a persistent thread pool ------------------------------------ */
 
 /* Threads the pool runs with (MISHGRAD_NUM_THREADS, default: online CPUs), >= 1. */

@@ -55,20 +55,18 @@ static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return _mm256_max_epi32(a, b); 
 static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return _mm256_and_si256(_mm256_castps_si256(m), k); }
 static inline int mg_all(mg_vm m) { return _mm256_movemask_ps(m) == 0xFF; }
 
-/* The exp's table index, see mg_simd_scalar.h. 16 entries are two 8-entry permutes, chosen
-   by bit 3 of j (moved to the sign bit for blendv). */
-static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
-    const __m256i j = _mm256_castps_si256(kbits);
-    const __m256 low8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), j);
-    const __m256 high8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 8), j);
-    return _mm256_blendv_ps(low8, high8, _mm256_castsi256_ps(_mm256_slli_epi32(j, 28)));
-}
-static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) {
-    return _mm256_castsi256_ps(
-        _mm256_add_epi32(_mm256_castps_si256(v), _mm256_slli_epi32(_mm256_castps_si256(kbits), 19)));
-}
-static inline mg_vi mg_k16_high(mg_vf kbits) {
-    return _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(kbits), 4), _mm256_set1_epi32(0x04B40000));
+/* Integer lanes, see mg_simd_scalar.h. The lookup is two 8-entry permutes (each reads the
+   low 3 bits of the index), chosen by bit 3 (moved to the sign bit for blendv). */
+static inline mg_vi mg_as_vi(mg_vf v) { return _mm256_castps_si256(v); }
+static inline mg_vf mg_as_vf(mg_vi v) { return _mm256_castsi256_ps(v); }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm256_add_epi32(a, b); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm256_sub_epi32(a, b); }
+#define mg_shl_i(a, count) _mm256_slli_epi32((a), (count))
+#define mg_shr_i(a, count) _mm256_srli_epi32((a), (count))
+static inline mg_vf mg_lookup16(const float table[16], mg_vi index) {
+    const __m256 low8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), index);
+    const __m256 high8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 8), index);
+    return _mm256_blendv_ps(low8, high8, _mm256_castsi256_ps(_mm256_slli_epi32(index, 28)));
 }
 /* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
 static inline __m128 mg_scaled_half_(__m128 t, __m128 g, __m128i k) {
@@ -79,6 +77,21 @@ static inline __m128 mg_scaled_half_(__m128 t, __m128 g, __m128i k) {
 static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
     const __m128 lo = mg_scaled_half_(_mm256_castps256_ps128(t), _mm256_castps256_ps128(g), _mm256_castsi256_si128(k));
     const __m128 hi = mg_scaled_half_(_mm256_extractf128_ps(t, 1), _mm256_extractf128_ps(g, 1), _mm256_extracti128_si256(k, 1));
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+}
+
+
+/* RN((a * b + c) 2^k) through double, as mg_simd_scalar.h */
+static inline __m128 mg_fma_scaled_half_(__m128 a, __m128 b, __m128 c, __m128i k) {
+    const __m256i bits = _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(k), _mm256_set1_epi64x(1023)), 52);
+    const __m256d sum = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(a), _mm256_cvtps_pd(b)), _mm256_cvtps_pd(c));
+    return _mm256_cvtpd_ps(_mm256_mul_pd(sum, _mm256_castsi256_pd(bits)));
+}
+static inline mg_vf mg_fma_scaled_round_once(mg_vf a, mg_vf b, mg_vf c, mg_vi k) {
+    const __m128 lo = mg_fma_scaled_half_(_mm256_castps256_ps128(a), _mm256_castps256_ps128(b),
+                                          _mm256_castps256_ps128(c), _mm256_castsi256_si128(k));
+    const __m128 hi = mg_fma_scaled_half_(_mm256_extractf128_ps(a, 1), _mm256_extractf128_ps(b, 1),
+                                          _mm256_extractf128_ps(c, 1), _mm256_extracti128_si256(k, 1));
     return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 

@@ -58,17 +58,15 @@ static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return _mm512_max_epi32(a, b); 
 static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return _mm512_maskz_mov_epi32(m, k); }
 static inline int mg_all(mg_vm m) { return m == (mg_vm)0xFFFF; }
 
-/* The exp's table index, see mg_simd_scalar.h: vpermps reads only the low 4 bits of each
-   index, so kbits is the index as it stands. */
-static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
-    return _mm512_permutexvar_ps(_mm512_castps_si512(kbits), _mm512_loadu_ps(table));
-}
-static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) {
-    return _mm512_castsi512_ps(
-        _mm512_add_epi32(_mm512_castps_si512(v), _mm512_slli_epi32(_mm512_castps_si512(kbits), 19)));
-}
-static inline mg_vi mg_k16_high(mg_vf kbits) {
-    return _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(kbits), 4), _mm512_set1_epi32(0x04B40000));
+/* Integer lanes, see mg_simd_scalar.h. vpermps reads only the low 4 bits of each index. */
+static inline mg_vi mg_as_vi(mg_vf v) { return _mm512_castps_si512(v); }
+static inline mg_vf mg_as_vf(mg_vi v) { return _mm512_castsi512_ps(v); }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return _mm512_add_epi32(a, b); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return _mm512_sub_epi32(a, b); }
+#define mg_shl_i(a, count) _mm512_slli_epi32((a), (count))
+#define mg_shr_i(a, count) _mm512_srli_epi32((a), (count))
+static inline mg_vf mg_lookup16(const float table[16], mg_vi index) {
+    return _mm512_permutexvar_ps(index, _mm512_loadu_ps(table));
 }
 /* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
 static inline __m256 mg_scaled_half_(__m256 t, __m256 g, __m256i k) {
@@ -79,6 +77,21 @@ static inline __m256 mg_scaled_half_(__m256 t, __m256 g, __m256i k) {
 static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
     const __m256 lo = mg_scaled_half_(_mm512_castps512_ps256(t), _mm512_castps512_ps256(g), _mm512_castsi512_si256(k));
     const __m256 hi = mg_scaled_half_(_mm512_extractf32x8_ps(t, 1), _mm512_extractf32x8_ps(g, 1), _mm512_extracti64x4_epi64(k, 1));
+    return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
+}
+
+
+/* RN((a * b + c) 2^k) through double, as mg_simd_scalar.h */
+static inline __m256 mg_fma_scaled_half_(__m256 a, __m256 b, __m256 c, __m256i k) {
+    const __m512i bits = _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(k), _mm512_set1_epi64(1023)), 52);
+    const __m512d sum = _mm512_add_pd(_mm512_mul_pd(_mm512_cvtps_pd(a), _mm512_cvtps_pd(b)), _mm512_cvtps_pd(c));
+    return _mm512_cvtpd_ps(_mm512_mul_pd(sum, _mm512_castsi512_pd(bits)));
+}
+static inline mg_vf mg_fma_scaled_round_once(mg_vf a, mg_vf b, mg_vf c, mg_vi k) {
+    const __m256 lo = mg_fma_scaled_half_(_mm512_castps512_ps256(a), _mm512_castps512_ps256(b),
+                                          _mm512_castps512_ps256(c), _mm512_castsi512_si256(k));
+    const __m256 hi = mg_fma_scaled_half_(_mm512_extractf32x8_ps(a, 1), _mm512_extractf32x8_ps(b, 1),
+                                          _mm512_extractf32x8_ps(c, 1), _mm512_extracti64x4_epi64(k, 1));
     return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
 }
 

@@ -53,10 +53,16 @@ static inline mg_vi mg_max_i(mg_vi a, mg_vi b) { return vmaxq_s32(a, b); }
 static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return vandq_s32(vreinterpretq_s32_u32(m), k); }
 static inline int mg_all(mg_vm m) { return vminvq_u32(m) != 0; }
 
-/* The exp's table index, see mg_simd_scalar.h. The 16 floats are a 64-byte table for one
-   tbl lookup: lane bytes 4j .. 4j + 3. */
-static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
-    const uint32x4_t j4 = vshlq_n_u32(vandq_u32(vreinterpretq_u32_f32(kbits), vdupq_n_u32(15)), 2);
+/* Integer lanes, see mg_simd_scalar.h. The lookup treats the 16 floats as a 64-byte table
+   for one tbl: lane bytes 4j .. 4j + 3. */
+static inline mg_vi mg_as_vi(mg_vf v) { return vreinterpretq_s32_f32(v); }
+static inline mg_vf mg_as_vf(mg_vi v) { return vreinterpretq_f32_s32(v); }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return vaddq_s32(a, b); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return vsubq_s32(a, b); }
+#define mg_shl_i(a, count) vshlq_n_s32((a), (count))
+#define mg_shr_i(a, count) vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(a), (count)))
+static inline mg_vf mg_lookup16(const float table[16], mg_vi index) {
+    const uint32x4_t j4 = vshlq_n_u32(vandq_u32(vreinterpretq_u32_s32(index), vdupq_n_u32(15)), 2);
     const uint32x4_t byte_index = vmlaq_u32(vdupq_n_u32(0x03020100u), j4, vdupq_n_u32(0x01010101u));
     uint8x16x4_t bytes;
     bytes.val[0] = vld1q_u8((const uint8_t *)table);
@@ -64,13 +70,6 @@ static inline mg_vf mg_table16(const float table[16], mg_vf kbits) {
     bytes.val[2] = vld1q_u8((const uint8_t *)(table + 8));
     bytes.val[3] = vld1q_u8((const uint8_t *)(table + 12));
     return vreinterpretq_f32_u8(vqtbl4q_u8(bytes, vreinterpretq_u8_u32(byte_index)));
-}
-static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) {
-    return vreinterpretq_f32_u32(
-        vaddq_u32(vreinterpretq_u32_f32(v), vshlq_n_u32(vreinterpretq_u32_f32(kbits), 19)));
-}
-static inline mg_vi mg_k16_high(mg_vf kbits) {
-    return vsubq_s32(vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_f32(kbits), 4)), vdupq_n_s32(0x04B40000));
 }
 /* RN(t * g * 2^k): exact in double, one rounding back to float (as mg_simd_scalar.h) */
 static inline float64x2_t mg_scale_f64_(int32x2_t k) {
@@ -81,6 +80,17 @@ static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
                                      vmulq_f64(vcvt_f64_f32(vget_low_f32(g)), mg_scale_f64_(vget_low_s32(k))));
     const float64x2_t hi = vmulq_f64(vcvt_high_f64_f32(t),
                                      vmulq_f64(vcvt_high_f64_f32(g), mg_scale_f64_(vget_high_s32(k))));
+    return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
+}
+
+
+/* RN((a * b + c) 2^k) through double, as mg_simd_scalar.h */
+static inline mg_vf mg_fma_scaled_round_once(mg_vf a, mg_vf b, mg_vf c, mg_vi k) {
+    const float64x2_t lo = vmulq_f64(vaddq_f64(vmulq_f64(vcvt_f64_f32(vget_low_f32(a)), vcvt_f64_f32(vget_low_f32(b))),
+                                               vcvt_f64_f32(vget_low_f32(c))),
+                                     mg_scale_f64_(vget_low_s32(k)));
+    const float64x2_t hi = vmulq_f64(vaddq_f64(vmulq_f64(vcvt_high_f64_f32(a), vcvt_high_f64_f32(b)), vcvt_high_f64_f32(c)),
+                                     mg_scale_f64_(vget_high_s32(k)));
     return vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
 }
 

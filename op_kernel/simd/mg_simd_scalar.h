@@ -60,15 +60,16 @@ static inline mg_vi mg_keep_i(mg_vm m, mg_vi k) { return m ? k : 0; }
 /* true when the mask holds in every lane */
 static inline int mg_all(mg_vm m) { return m != 0; }
 
-/* The exp's table index: kbits is a float whose bits are 0x4B400000 + k, k = 16 m + j with
-   0 <= j < 16 (the rounding trick in exp_reduced leaves them there).
-   mg_table16: table[j], from the low 4 bits.
-   mg_add_k16_exponent: the bits of v plus kbits << 19 = (m << 23) + (j << 19) (mod 2^32):
-   with v = T_j minus j << 19 (exp2_j16_less_j) that is T_j 2^m, exact while it is normal.
-   mg_k16_high: m, from the bits above j. */
-static inline mg_vf mg_table16(const float table[16], mg_vf kbits) { return table[mg_bits_(kbits) & 15u]; }
-static inline mg_vf mg_add_k16_exponent(mg_vf v, mg_vf kbits) { return mg_float_(mg_bits_(v) + (mg_bits_(kbits) << 19)); }
-static inline mg_vi mg_k16_high(mg_vf kbits) { return (int32_t)(mg_bits_(kbits) >> 4) - 0x04B40000; }
+/* Integer lanes: the bits of a float lane and back, wrapping add and subtract, shifts by a
+   constant (logical right shift), and a 16-entry table lookup by the low 4 bits of each
+   lane. The arithmetic is on uint32_t, so wrapping is defined. */
+static inline mg_vi mg_as_vi(mg_vf v) { return (int32_t)mg_bits_(v); }
+static inline mg_vf mg_as_vf(mg_vi v) { return mg_float_((uint32_t)v); }
+static inline mg_vi mg_add_i(mg_vi a, mg_vi b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline mg_vi mg_sub_i(mg_vi a, mg_vi b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+#define mg_shl_i(a, count) ((mg_vi)((uint32_t)(a) << (count)))
+#define mg_shr_i(a, count) ((mg_vi)((uint32_t)(a) >> (count)))
+static inline mg_vf mg_lookup16(const float table[16], mg_vi index) { return table[(uint32_t)index & 15u]; }
 /* t * g * 2^k rounded once to float (round to nearest-even, into the subnormals too):
    in double the product of two floats is exact (48 significant bits) and, for
    k >= -300, scaling it stays far above double's subnormals, so only the final
@@ -78,6 +79,15 @@ static inline mg_vf mg_mul_scaled_round_once(mg_vf t, mg_vf g, mg_vi k) {
     double scale;
     memcpy(&scale, &scale_bits, sizeof scale);
     return (float)((double)t * ((double)g * scale));
+}
+/* (a * b + c) * 2^k rounded to float (nearest-even, into the subnormals too), through
+   double: a * b is exact there, the sum rounds to double (53 bits, a relative 2^-53),
+   scaling by 2^k (k >= -300) is exact, and only the final conversion rounds to float. */
+static inline mg_vf mg_fma_scaled_round_once(mg_vf a, mg_vf b, mg_vf c, mg_vi k) {
+    const uint64_t scale_bits = (uint64_t)(k + 1023) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return (float)(((double)a * (double)b + (double)c) * scale);
 }
 
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "kt_cpu.h"
 #include "mg_test.h"
 #include "mish_api_runner.h"
 #include "mish_reference.h"
@@ -103,5 +104,8 @@ MG_TEST(bfloat16_other_g) {
     static const float gs[] = {-1.0f, 0.5f, 3.0f, -0.1f, 100.0f, 0x1p-120f, -0x1p-126f, 1e30f, -3e38f};
     for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) check_all_patterns(&bf16_format, gs[i]);
 }
+
+/* run for an ISA the CPU lacks: skipped (77), not passed on another ISA */
+KT_SKIP_UNLESS_CPU_HAS_REQUESTED_ISA()
 
 MG_TEST_MAIN()

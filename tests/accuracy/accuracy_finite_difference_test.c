@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "kt_cpu.h"
 #include "mg_test.h"
 #include "mish_api_runner.h"
 #include "mish_reference.h"
@@ -88,5 +89,8 @@ static void compare(float g, double bound) {
 
 MG_TEST(gradient_matches_numeric_derivative_g_one) { compare(1.0f, 2.0); }
 MG_TEST(gradient_matches_numeric_derivative_other_g) { compare(-0.75f, 3.0); }
+
+/* run for an ISA the CPU lacks: skipped (77), not passed on another ISA */
+KT_SKIP_UNLESS_CPU_HAS_REQUESTED_ISA()
 
 MG_TEST_MAIN()

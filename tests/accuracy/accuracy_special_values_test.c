@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kt_cpu.h"
 #include "mg_test.h"
 #include "mish_api_runner.h"
 #include "mish_reference.h"
@@ -236,5 +237,8 @@ MG_TEST(bfloat16_table) {
     static const dtype_info t = {"bfloat16", ACL_BF16, 0x7F80u, 0x0040u};
     run_table(&t, bf16_cases, sizeof bf16_cases / sizeof bf16_cases[0]);
 }
+
+/* run for an ISA the CPU lacks: skipped (77), not passed on another ISA */
+KT_SKIP_UNLESS_CPU_HAS_REQUESTED_ISA()
 
 MG_TEST_MAIN()

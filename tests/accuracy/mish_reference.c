@@ -230,3 +230,59 @@ int32_t mish_ref_bits16_distance(uint16_t a, uint16_t b, uint16_t exp_mask) {
     int32_t kb = (b & 0x8000) ? -(int32_t)(b & 0x7FFF) : (int32_t)b;
     return ka > kb ? ka - kb : kb - ka;
 }
+
+/* ---- the forward ----------------------------------------------------------------------- */
+
+long double mish_ref_fwd_ld(long double x) {
+    if (isnan(x)) return NAN;
+    if (isinf(x)) return x > 0 ? x : (long double)NAN;
+    if (x <= 0.0L) {
+        const long double e = expl(x);
+        return x * (e * (e + 2.0L)) / (e * e + 2.0L * e + 2.0L);
+    }
+    const long double u = expl(-x);
+    return x * (1.0L + 2.0L * u) / (1.0L + 2.0L * u + 2.0L * u * u);
+}
+
+double mish_ref_fwd_d(double x) {
+    if (isnan(x)) return NAN;
+    if (isinf(x)) return x > 0 ? x : NAN;
+    if (x <= 0.0) {
+        if (x < -746.0) return x * 0.0; /* e = 0: -0, without glibc's slow underflow path */
+        const double e = exp(x);
+        return x * (e * (e + 2.0)) / (e * e + 2.0 * e + 2.0);
+    }
+    if (x > 746.0) return x;
+    const double u = exp(-x);
+    return x * (1.0 + 2.0 * u) / (1.0 + 2.0 * u + 2.0 * u * u);
+}
+
+static int fwd_special(float y, long double exact, double *err) {
+    if (isnan(exact)) {
+        *err = isnan(y) ? 0.0 : INFINITY;
+        return 1;
+    }
+    if (isinf(exact)) {
+        *err = (isinf(y) && signbit(y) == signbit(exact)) ? 0.0 : INFINITY;
+        return 1;
+    }
+    if (!isfinite(y)) {
+        *err = INFINITY;
+        return 1;
+    }
+    return 0;
+}
+
+double mish_ref_fwd_ulp_err_ld(float y, float x) {
+    const long double exact = mish_ref_fwd_ld(x);
+    double err;
+    if (fwd_special(y, exact, &err)) return err;
+    return mish_ref_ulp_err_ld(y, exact);
+}
+
+double mish_ref_fwd_ulp_err_d(float y, float x) {
+    const double exact = mish_ref_fwd_d(x);
+    double err;
+    if (fwd_special(y, exact, &err)) return err;
+    return mish_ref_ulp_err_d(y, exact);
+}

@@ -62,6 +62,30 @@ double mish_ref_err_d(float y, float g, double t1, double t2);
 double mish_ref_ulp_err_ld(float y, long double exact);
 double mish_ref_ulp_err_d(float y, double exact);
 
+/* ---- the forward, mish(x) = x tanh(softplus(x)) ------------------------------------------
+   With e = exp(x) (x <= 0) or u = exp(-x) (x > 0), every sum adds positive terms:
+     x <= 0:  mish(x) = x e (e + 2) / (e^2 + 2e + 2)
+     x >  0:  mish(x) = x (1 + 2u) / (1 + 2u + 2u^2)
+   Error budget (first order, exp within 2 ulp of the working type): x <= 0: e 2, e+2 3,
+   numerator 6, d 7 (e^2 2+2, +2e, +2), quotient 14, times x 15 eps; x > 0: 1+2u 3, d 6,
+   quotient 10, times x 11 eps. So long double (eps = 2^-64) is within 15 * 2^-64 < 2^-60
+   relative, 2^-37 of a float32 ulp; double within 15 * 2^-53 < 2^-49, 2^-25 of an ulp.
+   Special values as PyTorch's x * tanh(log1p(exp(x))): mish(+inf) = +inf, mish(-inf) = NaN
+   (-inf * 0), NaN -> NaN; mish(-0) = -0. Below x = -11355 (long double) or -745 (double)
+   e underflows to 0 and the result is a signed zero, the correctly rounded float32. */
+long double mish_ref_fwd_ld(long double x);
+double mish_ref_fwd_d(double x);
+#define MISH_REF_FWD_LD_REL_BOUND 0x1p-60
+#define MISH_REF_FWD_D_REL_BOUND 0x1p-49
+
+/* The forward's one tolerance rule: the float32 result y for x against the exact value, in
+   float32 ulps of the exact value (mish_ref_ulp_err_*); NaN expected (x = -inf or NaN) and
+   y NaN: 0; +inf expected and y = +inf: 0; any other NaN or inf mismatch: +inf. Bound: 2
+   (goal 1). For float16 / bfloat16, round the exact value with mish_ref_round_f16/_bf16 and
+   take mish_ref_bits16_distance: at most 1 everywhere, 0 for >= 99.9% of the inputs. */
+double mish_ref_fwd_ulp_err_ld(float y, float x);
+double mish_ref_fwd_ulp_err_d(float y, float x);
+
 /* float32 <-> bit patterns, and the 16-bit types widened exactly to float32. */
 float mish_ref_f32_from_bits(uint32_t bits);
 uint32_t mish_ref_f32_bits(float value);

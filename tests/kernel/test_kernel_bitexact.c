@@ -10,7 +10,11 @@
 #include <stdlib.h>
 
 #include "kernel_test_util.h"
+#include "kt_cpu.h"
 #include "mg_test.h"
+
+/* With MISHGRAD_ISA=<isa> only that ISA is compared, skipped where the CPU lacks it */
+KT_SKIP_UNLESS_CPU_HAS_REQUESTED_ISA()
 
 /* Runs f on (g, x) with every table and compares with the scalar table's output. */
 static void expect_same_bits(int dtype, const void *g, const void *x, size_t n, const char *what) {
