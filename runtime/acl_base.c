@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mgrt_handle.h"
 #include "runtime_internal.h"
 
 /* CANN's table: the sub-byte types count one byte, the 8-bit floats one, COMPLEX32 four;
@@ -77,78 +78,90 @@ aclFloat16 aclFloatToFloat16(float value) {
 
 /* ---- data buffers ------------------------------------------------------------------------ */
 
-struct aclDataBuffer {
+/* A data buffer is a registry handle (MGRT_HANDLE_DATA_BUFFER): a destroyed or foreign one is
+   refused with a message, never dereferenced. Its two fields change under one lock, so a
+   getter racing aclUpdateDataBuffer sees the old pair or the new one. */
+struct buffer_object {
     void *data;
     size_t size;
 };
 
+static pthread_mutex_t buffer_lock = PTHREAD_MUTEX_INITIALIZER;
+
 aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
-    aclDataBuffer *buffer = mgrt_malloc(sizeof *buffer);
-    if (buffer == NULL) {
-        mgrt_fail_at("aclCreateDataBuffer", ACL_ERROR_BAD_ALLOC, "aclCreateDataBuffer: out of memory");
+    struct buffer_object *buffer = mgrt_malloc(sizeof *buffer);
+    void *token = NULL;
+    if (buffer != NULL) {
+        buffer->data = data;
+        buffer->size = size;
+        token = mgrt_handle_register(MGRT_HANDLE_DATA_BUFFER, buffer, mgrt_free);
+        if (token == NULL) mgrt_free(buffer);
+    }
+    if (token == NULL) mgrt_fail_at("aclCreateDataBuffer", ACL_ERROR_BAD_ALLOC, "aclCreateDataBuffer: out of memory");
+    return token;
+}
+
+/* The buffer behind `handle`, pinned; NULL with the message set. */
+static struct buffer_object *pin_buffer(const char *api, const aclDataBuffer *handle) {
+    if (handle == NULL) {
+        mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: dataBuffer is NULL", api);
         return NULL;
     }
-    buffer->data = data;
-    buffer->size = size;
-    if (!rt_object_add(RT_OBJECT_DATA_BUFFER, buffer)) {
-        mgrt_free(buffer);
-        mgrt_fail_at("aclCreateDataBuffer", ACL_ERROR_BAD_ALLOC, "aclCreateDataBuffer: out of memory");
-        return NULL;
-    }
+    struct buffer_object *buffer = mgrt_handle_pin(handle, MGRT_HANDLE_DATA_BUFFER);
+    if (buffer == NULL)
+        mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: dataBuffer %p %s", api, (const void *)handle,
+                     mgrt_handle_describe(handle, MGRT_HANDLE_DATA_BUFFER));
     return buffer;
 }
 
-/* Checks `buffer` and, when it is live, returns with the object lock held (the buffer cannot
-   be destroyed meanwhile); on failure the lock is not held. */
-static aclError lock_buffer(const char *api, const aclDataBuffer *buffer) {
-    if (buffer == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: dataBuffer is NULL", api);
-    rt_object_lock();
-    if (rt_object_live_locked(RT_OBJECT_DATA_BUFFER, buffer)) return ACL_SUCCESS;
-    rt_object_unlock();
-    return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                        "%s: dataBuffer %p is not a live data buffer (destroyed, or not from "
-                        "aclCreateDataBuffer)",
-                        api, (const void *)buffer);
-}
-
 aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer) {
-    aclError status = lock_buffer("aclDestroyDataBuffer", dataBuffer);
-    if (status != ACL_SUCCESS) return status;
-    rt_object_remove_locked(RT_OBJECT_DATA_BUFFER, dataBuffer);
-    rt_object_unlock();
-    mgrt_free((void *)dataBuffer);
+    static const char api[] = "aclDestroyDataBuffer";
+    if (dataBuffer == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclDestroyDataBuffer: dataBuffer is NULL");
+    if (!mgrt_handle_release(dataBuffer, MGRT_HANDLE_DATA_BUFFER))
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclDestroyDataBuffer: dataBuffer %p %s",
+                            (const void *)dataBuffer, mgrt_handle_describe(dataBuffer, MGRT_HANDLE_DATA_BUFFER));
     return ACL_SUCCESS;
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size) {
-    aclError status = lock_buffer("aclUpdateDataBuffer", dataBuffer);
-    if (status != ACL_SUCCESS) return status;
-    dataBuffer->data = data;
-    dataBuffer->size = size;
-    rt_object_unlock();
+    struct buffer_object *buffer = pin_buffer("aclUpdateDataBuffer", dataBuffer);
+    if (buffer == NULL) return ACL_ERROR_INVALID_PARAM;
+    pthread_mutex_lock(&buffer_lock);
+    buffer->data = data;
+    buffer->size = size;
+    pthread_mutex_unlock(&buffer_lock);
+    mgrt_handle_unpin(dataBuffer);
     return ACL_SUCCESS;
 }
 
+static int read_buffer(const char *api, const aclDataBuffer *handle, void **data, size_t *size) {
+    struct buffer_object *buffer = pin_buffer(api, handle);
+    if (buffer == NULL) return 0;
+    pthread_mutex_lock(&buffer_lock);
+    *data = buffer->data;
+    *size = buffer->size;
+    pthread_mutex_unlock(&buffer_lock);
+    mgrt_handle_unpin(handle);
+    return 1;
+}
+
 void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer) {
-    if (lock_buffer("aclGetDataBufferAddr", dataBuffer) != ACL_SUCCESS) return NULL;
-    void *data = dataBuffer->data;
-    rt_object_unlock();
-    return data;
+    void *data = NULL;
+    size_t size = 0;
+    return read_buffer("aclGetDataBufferAddr", dataBuffer, &data, &size) ? data : NULL;
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer) {
-    if (lock_buffer("aclGetDataBufferSizeV2", dataBuffer) != ACL_SUCCESS) return 0;
-    size_t size = dataBuffer->size;
-    rt_object_unlock();
-    return size;
+    void *data = NULL;
+    size_t size = 0;
+    return read_buffer("aclGetDataBufferSizeV2", dataBuffer, &data, &size) ? size : 0;
 }
 
 /* Deprecated in CANN: the size cut to 32 bits, as CANN's does. */
 uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer) {
-    if (lock_buffer("aclGetDataBufferSize", dataBuffer) != ACL_SUCCESS) return 0;
-    size_t size = dataBuffer->size;
-    rt_object_unlock();
-    return (uint32_t)size;
+    void *data = NULL;
+    size_t size = 0;
+    return read_buffer("aclGetDataBufferSize", dataBuffer, &data, &size) ? (uint32_t)size : 0;
 }
 
 /* ---- application logs ------------------------------------------------------------------ */

@@ -1,5 +1,11 @@
 /*
- * runtime/acl_error.c: the recent error message of each thread, and CANN-style log lines.
+ * runtime/acl_error.c: the recent error messages of each thread, and CANN-style log lines.
+ *
+ * As CANN documents aclGetRecentErrMsg: every failure adds its message to the calling
+ * thread's list; aclGetRecentErrMsg returns the list, newest first (one message a line),
+ * and clears it, so a second call returns NULL until something fails again. The string
+ * stays valid until the thread's next aclGetRecentErrMsg. The list keeps the newest
+ * messages that fit in RECENT_ERROR_CAPACITY bytes.
  *
  * ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error, 4 off; default 3) and
  * ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout, else stderr) are read at the first log call and
@@ -16,9 +22,50 @@
 
 #include "runtime_internal.h"
 
-#define RECENT_ERROR_CAPACITY 1024
+#define RECENT_ERROR_CAPACITY 4096
+#define ONE_MESSAGE_CAPACITY 1024
 
-static _Thread_local char recent_error[RECENT_ERROR_CAPACITY];
+/* The calling thread's unread messages, newest first, separated by '\n'. */
+static _Thread_local char pending[RECENT_ERROR_CAPACITY];
+static _Thread_local size_t pending_length;
+/* What the last aclGetRecentErrMsg returned. */
+static _Thread_local char returned[RECENT_ERROR_CAPACITY];
+
+/* Puts `message` in front of the thread's list, dropping the oldest messages that no
+   longer fit. */
+static void push_message(const char *message) {
+    size_t length = strlen(message);
+    if (length == 0) return;
+    if (length > RECENT_ERROR_CAPACITY - 2) length = RECENT_ERROR_CAPACITY - 2;
+    size_t keep = pending_length;
+    size_t room = RECENT_ERROR_CAPACITY - 1 - length - 1; /* for older messages after '\n' */
+    if (keep > room) {
+        /* Keep only whole older messages: cut at the last separator that fits. */
+        size_t cut = room;
+        while (cut > 0 && pending[cut] != '\n') cut--;
+        keep = cut;
+    }
+    if (keep > 0) {
+        memmove(pending + length + 1, pending, keep);
+        pending[length] = '\n';
+        memcpy(pending, message, length);
+        pending_length = length + 1 + keep;
+    } else {
+        memcpy(pending, message, length);
+        pending_length = length;
+    }
+    pending[pending_length] = '\0';
+}
+
+void rt_error_take_latest(char *out, size_t capacity) {
+    size_t first = 0;
+    while (first < pending_length && pending[first] != '\n') first++;
+    if (capacity > 0) snprintf(out, capacity, "%.*s", (int)first, pending);
+    size_t rest = first < pending_length ? first + 1 : pending_length;
+    memmove(pending, pending + rest, pending_length - rest);
+    pending_length -= rest;
+    pending[pending_length] = '\0';
+}
 
 static atomic_int log_level = MGRT_LOG_ERROR;
 static atomic_int log_to_stdout = 0;
@@ -103,17 +150,19 @@ void rt_log_notice(const char *module, const char *fmt, ...) {
 }
 
 void mgrt_set_recent_error(const char *message) {
-    snprintf(recent_error, sizeof recent_error, "%s", message ? message : "");
+    if (message != NULL) push_message(message);
 }
 
 static int32_t fail_v(const char *where, int32_t code, const char *fmt, va_list args) {
-    vsnprintf(recent_error, sizeof recent_error, fmt, args);
+    char message[ONE_MESSAGE_CAPACITY];
+    vsnprintf(message, sizeof message, fmt, args);
+    push_message(message);
     if (mgrt_log_enabled(MGRT_LOG_ERROR)) {
         if (where != NULL)
             mgrt_log(MGRT_LOG_ERROR, "ERROR", "%s failed, error code %d: %s", where, (int)code,
-                     recent_error);
+                     message);
         else
-            mgrt_log(MGRT_LOG_ERROR, "ERROR", "error code %d: %s", (int)code, recent_error);
+            mgrt_log(MGRT_LOG_ERROR, "ERROR", "error code %d: %s", (int)code, message);
     }
     return code;
 }
@@ -134,4 +183,10 @@ int32_t mgrt_fail_at(const char *where, int32_t code, const char *fmt, ...) {
     return result;
 }
 
-const char *aclGetRecentErrMsg(void) { return recent_error; }
+const char *aclGetRecentErrMsg(void) {
+    if (pending_length == 0) return NULL;
+    memcpy(returned, pending, pending_length + 1);
+    pending_length = 0;
+    pending[0] = '\0';
+    return returned;
+}

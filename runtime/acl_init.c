@@ -1,6 +1,6 @@
 /*
- * runtime/acl_init.c: aclInit / aclFinalize, device 0 (this CPU), contexts, and the
- * product profile that MISHGRAD_SOC_VERSION selects.
+ * runtime/acl_init.c: aclInit / aclFinalize, the run mode and version, and the product
+ * profile that MISHGRAD_SOC_VERSION selects. Devices and contexts: acl_context.c.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,7 +17,6 @@
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int initialized = 0;
-static _Thread_local int32_t current_device = -1;
 
 /* ---- product profiles -------------------------------------------------------------- */
 
@@ -125,114 +124,26 @@ aclError aclFinalize(void) {
         return mgrt_fail_at("aclFinalize", ACL_ERROR_UNINITIALIZE,
                             "aclFinalize: aclInit has not been called");
     }
+    /* From here on, calls racing this one on other threads get ACL_ERROR_UNINITIALIZE;
+       the memory calls already in flight finish before the blocks are released. */
+    atomic_store(&initialized, 0);
     /* Streams first: their queued work may still use memory. */
     size_t streams = rt_streams_destroy_all();
     /* Then every handle the program left registered (tensors, executors, ...): one
        warning line per kind. Before the memory: nothing they own is device memory. */
+    rt_contexts_finalize();
     mgrt_handle_reclaim_all();
     size_t blocks = rt_memory_release_all();
-    size_t buffers = rt_object_release_all(RT_OBJECT_DATA_BUFFER, mgrt_free);
-    if (streams > 0 || blocks > 0 || buffers > 0)
+    if (streams > 0 || blocks > 0)
         rt_log_notice("RUNTIME",
-                 "aclFinalize: released %zu stream(s), %zu memory block(s) and %zu data buffer(s) the "
-                 "program left alive",
-                 streams, blocks, buffers);
+                 "aclFinalize: released %zu stream(s) and %zu memory block(s) the program left alive", streams,
+                 blocks);
     rt_fault_disarm();
-    atomic_store(&initialized, 0);
     pthread_mutex_unlock(&init_lock);
     return ACL_SUCCESS;
 }
 
-/* ---- device 0 and contexts ---------------------------------------------------------- */
-
-static aclError check_device(const char *api, int32_t deviceId) {
-    aclError status = rt_require_init(api);
-    if (status != ACL_SUCCESS) return status;
-    if (deviceId != 0)
-        return mgrt_fail_at(api, ACL_ERROR_RT_INVALID_DEVICEID,
-                            "%s: deviceId %d is invalid; this runtime has one device, 0 (the CPU)",
-                            api, (int)deviceId);
-    return ACL_SUCCESS;
-}
-
-aclError aclrtSetDevice(int32_t deviceId) {
-    aclError status = check_device("aclrtSetDevice", deviceId);
-    if (status == ACL_SUCCESS) current_device = deviceId;
-    return status;
-}
-
-aclError aclrtResetDevice(int32_t deviceId) {
-    aclError status = check_device("aclrtResetDevice", deviceId);
-    if (status == ACL_SUCCESS) current_device = -1;
-    return status;
-}
-
-aclError aclrtGetDevice(int32_t *deviceId) {
-    aclError status = rt_require_init("aclrtGetDevice");
-    if (status != ACL_SUCCESS) return status;
-    if (deviceId == NULL)
-        return mgrt_fail_at("aclrtGetDevice", ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is NULL");
-    if (current_device < 0)
-        return mgrt_fail_at("aclrtGetDevice", ACL_ERROR_RT_STREAM_CONTEXT,
-                            "aclrtGetDevice: no device set on this thread; call aclrtSetDevice(0)");
-    *deviceId = current_device;
-    return ACL_SUCCESS;
-}
-
-aclError aclrtGetDeviceCount(uint32_t *count) {
-    aclError status = rt_require_init("aclrtGetDeviceCount");
-    if (status != ACL_SUCCESS) return status;
-    if (count == NULL)
-        return mgrt_fail_at("aclrtGetDeviceCount", ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is NULL");
-    *count = 1;
-    return ACL_SUCCESS;
-}
-
-/* One context object stands for device 0; its address is the handle. */
-static int device_context;
-
-aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
-    aclError status = check_device("aclrtCreateContext", deviceId);
-    if (status != ACL_SUCCESS) return status;
-    if (context == NULL)
-        return mgrt_fail_at("aclrtCreateContext", ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is NULL");
-    *context = &device_context;
-    current_device = 0;
-    return ACL_SUCCESS;
-}
-
-static aclError check_context(const char *api, aclrtContext context) {
-    aclError status = rt_require_init(api);
-    if (status != ACL_SUCCESS) return status;
-    if (context != &device_context)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: context %p was not created by aclrtCreateContext",
-                            api, context);
-    return ACL_SUCCESS;
-}
-
-aclError aclrtDestroyContext(aclrtContext context) { return check_context("aclrtDestroyContext", context); }
-
-aclError aclrtSetCurrentContext(aclrtContext context) {
-    aclError status = check_context("aclrtSetCurrentContext", context);
-    if (status == ACL_SUCCESS) current_device = 0;
-    return status;
-}
-
-aclError aclrtGetCurrentContext(aclrtContext *context) {
-    aclError status = rt_require_init("aclrtGetCurrentContext");
-    if (status != ACL_SUCCESS) return status;
-    if (context == NULL)
-        return mgrt_fail_at("aclrtGetCurrentContext", ACL_ERROR_INVALID_PARAM,
-                            "aclrtGetCurrentContext: context is NULL");
-    *context = &device_context;
-    return ACL_SUCCESS;
-}
-
-aclError aclrtResetDeviceForce(int32_t deviceId) {
-    aclError status = check_device("aclrtResetDeviceForce", deviceId);
-    if (status == ACL_SUCCESS) current_device = -1;
-    return status;
-}
+/* ---- run mode and version ----------------------------------------------------------------- */
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode) {
     aclError status = rt_require_init("aclrtGetRunMode");

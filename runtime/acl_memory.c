@@ -1,8 +1,15 @@
 /*
- * runtime/acl_memory.c: device memory. Device 0 is this CPU, so a device block is host
- * memory; the runtime keeps every live block (address and size, sorted by address) so an
- * operator can prove that a tensor lies inside one, and so a bad free or copy is an error
- * instead of heap corruption.
+ * runtime/acl_memory.c: device memory, host memory, copies and sets.
+ *
+ * Device 0 is this CPU, so a device block is host memory; the runtime keeps every live
+ * block (address and size, sorted by address, found in O(log n)) so an operator can prove
+ * that a tensor lies inside one, and so a bad free or copy is an error instead of heap
+ * corruption. aclrtHostRegister adds a host range to the same table: registered memory is
+ * device memory in place (zero copy) until aclrtHostUnregister.
+ *
+ * Every memory call holds `life` for reading while it works; aclFinalize takes it for
+ * writing before it releases the blocks, so a call racing aclFinalize on another thread
+ * either finishes first or gets ACL_ERROR_UNINITIALIZE, and never touches freed memory.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -13,20 +20,24 @@
 #include "runtime_internal.h"
 
 #define DEVICE_ALIGNMENT 64
+/* CANN: aclrtHostRegister takes 4 KiB page-aligned host memory. */
+#define HOST_REGISTER_ALIGNMENT 4096
 
 typedef struct block {
     uintptr_t base;
     size_t size;
+    int registered;     /* host memory from aclrtHostRegister (not ours to free) */
     uint32_t pins;      /* mgrt_mem_pin holders (a launch between its check and its queueing) */
-    int dying;          /* aclrtFree has begun: no new pins, not live any more */
+    int dying;          /* aclrtFree / aclrtHostUnregister has begun: no new pins, not live */
 } block;
 
-/* One table for device blocks, one for aclrtMallocHost blocks. */
+/* One table for device blocks (and registered host ranges), one for aclrtMallocHost. */
 typedef struct block_table {
     block *blocks;
     size_t count, capacity;
 } block_table;
 
+static pthread_rwlock_t life = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static block_table device_blocks;
 static block_table host_blocks;
@@ -45,7 +56,7 @@ static size_t find_block_at_or_below(const block_table *table, uintptr_t address
     return lo == 0 ? (size_t)-1 : lo - 1;
 }
 
-static int table_insert(block_table *table, uintptr_t base, size_t size) {
+static int table_insert(block_table *table, uintptr_t base, size_t size, int registered) {
     if (table->count == table->capacity) {
         size_t capacity = table->capacity ? table->capacity * 2 : 64;
         block *grown = realloc(table->blocks, capacity * sizeof *grown);
@@ -57,34 +68,46 @@ static int table_insert(block_table *table, uintptr_t base, size_t size) {
     memmove(&table->blocks[at + 1], &table->blocks[at], (table->count - at) * sizeof(block));
     table->blocks[at].base = base;
     table->blocks[at].size = size;
+    table->blocks[at].registered = registered;
     table->blocks[at].pins = 0;
     table->blocks[at].dying = 0;
     table->count++;
     return 1;
 }
 
-/* Removes the block starting exactly at base; 0 if there is none. */
-static int table_remove(block_table *table, uintptr_t base) {
+/* The block starting exactly at base, or NULL. Lock held. */
+static block *table_find(block_table *table, uintptr_t base) {
     size_t at = find_block_at_or_below(table, base);
-    if (at == (size_t)-1 || table->blocks[at].base != base) return 0;
-    memmove(&table->blocks[at], &table->blocks[at + 1], (table->count - at - 1) * sizeof(block));
-    table->count--;
-    return 1;
+    return at == (size_t)-1 || table->blocks[at].base != base ? NULL : &table->blocks[at];
 }
 
-/* Lock held. */
-static int table_covers(const block_table *table, uintptr_t address, uint64_t bytes) {
+static void table_remove(block_table *table, block *b) {
+    size_t at = (size_t)(b - table->blocks);
+    memmove(&table->blocks[at], &table->blocks[at + 1], (table->count - at - 1) * sizeof(block));
+    table->count--;
+}
+
+/* The block that holds all of [address, address + bytes), or NULL. Lock held. */
+static const block *table_covering(const block_table *table, uintptr_t address, uint64_t bytes) {
     size_t at = find_block_at_or_below(table, address);
-    if (at == (size_t)-1) return 0;
+    if (at == (size_t)-1) return NULL;
     const block *b = &table->blocks[at];
     uint64_t from_base = (uint64_t)(address - b->base);
-    return !b->dying && from_base <= b->size && bytes <= b->size - from_base;
+    return !b->dying && from_base <= b->size && bytes <= b->size - from_base ? b : NULL;
+}
+
+/* A block overlapping [address, address + bytes) (bytes > 0), or NULL. Lock held. */
+static const block *table_overlapping(const block_table *table, uintptr_t address, uint64_t bytes) {
+    size_t at = find_block_at_or_below(table, address + bytes - 1);
+    if (at == (size_t)-1) return NULL;
+    const block *b = &table->blocks[at];
+    return b->base + b->size > address ? b : NULL;
 }
 
 int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return 0;
     pthread_mutex_lock(&memory_lock);
-    int live = table_covers(&device_blocks, (uintptr_t)ptr, bytes);
+    int live = table_covering(&device_blocks, (uintptr_t)ptr, bytes) != NULL;
     pthread_mutex_unlock(&memory_lock);
     return live;
 }
@@ -92,10 +115,10 @@ int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
 int mgrt_mem_pin(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return 0;
     pthread_mutex_lock(&memory_lock);
-    int live = table_covers(&device_blocks, (uintptr_t)ptr, bytes);
-    if (live) device_blocks.blocks[find_block_at_or_below(&device_blocks, (uintptr_t)ptr)].pins++;
+    block *b = (block *)table_covering(&device_blocks, (uintptr_t)ptr, bytes);
+    if (b != NULL) b->pins++;
     pthread_mutex_unlock(&memory_lock);
-    return live;
+    return b != NULL;
 }
 
 void mgrt_mem_unpin(const void *ptr) {
@@ -106,24 +129,53 @@ void mgrt_mem_unpin(const void *ptr) {
     pthread_mutex_unlock(&memory_lock);
 }
 
-/* aclrtFree's first step: marks the block starting at `base` dying (no new pins, not live)
-   and waits until no pin is held, so a launch that checked it has queued its work before
-   the streams are drained. 0 if there is no such block, or another free has it. */
-static int begin_free(uintptr_t base) {
+/* The first step of aclrtFree (registered == 0) and aclrtHostUnregister (registered == 1):
+   marks the device-table block starting at `base` dying (no new pins, not live) and waits
+   until no pin is held, so a launch that checked it has queued its work before the streams
+   are drained. 0 when there is no such block of that kind, or another call has it; *other
+   is then 1 when a block of the other kind starts there. */
+static int begin_release(uintptr_t base, int registered, int *other) {
     pthread_mutex_lock(&memory_lock);
-    size_t at = find_block_at_or_below(&device_blocks, base);
-    int found = at != (size_t)-1 && device_blocks.blocks[at].base == base && !device_blocks.blocks[at].dying;
+    block *b = table_find(&device_blocks, base);
+    *other = b != NULL && !b->dying && b->registered != registered;
+    int found = b != NULL && !b->dying && b->registered == registered;
     if (found) {
-        device_blocks.blocks[at].dying = 1;
+        b->dying = 1;
         for (;;) { /* the table may move while we wait: look the block up again each time */
-            at = find_block_at_or_below(&device_blocks, base);
-            if (device_blocks.blocks[at].pins == 0) break;
+            b = table_find(&device_blocks, base);
+            if (b->pins == 0) break;
             pthread_cond_wait(&pins_dropped, &memory_lock);
         }
     }
     pthread_mutex_unlock(&memory_lock);
     return found;
 }
+
+/* 1 when [ptr, ptr + bytes) is page-locked host memory (inside one aclrtMallocHost block). */
+static int range_is_pinned_host(const void *ptr, uint64_t bytes) {
+    pthread_mutex_lock(&memory_lock);
+    int pinned = table_covering(&host_blocks, (uintptr_t)ptr, bytes) != NULL;
+    pthread_mutex_unlock(&memory_lock);
+    return pinned;
+}
+
+/* ---- entering a memory call ------------------------------------------------------------------ */
+
+/* Holds `life` for reading and checks the runtime and the calling thread's context. On
+   failure nothing is held and the status (message set) is returned. */
+static aclError enter(const char *api) {
+    pthread_rwlock_rdlock(&life);
+    aclError status = rt_require_context(api);
+    if (status != ACL_SUCCESS) pthread_rwlock_unlock(&life);
+    return status;
+}
+
+static aclError leave(aclError status) {
+    pthread_rwlock_unlock(&life);
+    return status;
+}
+
+/* ---- allocation ---------------------------------------------------------------------------------- */
 
 /* Exactly `size` bytes (not rounded up to the alignment), so AddressSanitizer sees an
    overrun of even one byte past a block. */
@@ -133,49 +185,21 @@ static void *aligned_block(size_t size) {
 }
 
 static aclError allocate(const char *api, block_table *table, void **ptr, size_t size) {
-    aclError status = rt_require_init(api);
-    if (status != ACL_SUCCESS) return status;
     const char *argument = table == &device_blocks ? "devPtr" : "hostPtr";
-    if (ptr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, argument);
-    if (size == 0) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: size is 0", api);
+    if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, argument));
+    if (size == 0) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: size is 0", api));
     void *memory = aligned_block(size);
     if (memory == NULL)
-        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot allocate %zu bytes", api, size);
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot allocate %zu bytes", api, size));
     pthread_mutex_lock(&memory_lock);
-    int recorded = table_insert(table, (uintptr_t)memory, size);
+    int recorded = table_insert(table, (uintptr_t)memory, size, 0);
     pthread_mutex_unlock(&memory_lock);
     if (!recorded) {
         free(memory);
-        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot record a new block", api);
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot record a new block", api));
     }
     *ptr = memory;
-    return ACL_SUCCESS;
-}
-
-static aclError release(const char *api, block_table *table, void *ptr) {
-    aclError status = rt_require_init(api);
-    if (status != ACL_SUCCESS) return status;
-    if (ptr == NULL)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api,
-                            table == &device_blocks ? "devPtr" : "hostPtr");
-    /* A launch holding a pin queues its work first; then work still queued may use the
-       block: let it finish. */
-    if (table == &device_blocks) {
-        if (!begin_free((uintptr_t)ptr))
-            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                                "%s: %p is not the start of a live block (freed twice, or not from aclrtMalloc)",
-                                api, ptr);
-        rt_streams_wait_all();
-    }
-    pthread_mutex_lock(&memory_lock);
-    int removed = table_remove(table, (uintptr_t)ptr);
-    pthread_mutex_unlock(&memory_lock);
-    if (!removed)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                            "%s: %p is not the start of a live block (freed twice, or not from %s)",
-                            api, ptr, table == &device_blocks ? "aclrtMalloc" : "aclrtMallocHost");
-    free(ptr);
-    return ACL_SUCCESS;
+    return leave(ACL_SUCCESS);
 }
 
 /* A page policy (0..7), optionally with CANN's memory-type and access flags. */
@@ -186,120 +210,307 @@ static int policy_is_valid(aclrtMemMallocPolicy policy) {
     return (value & ~flags) <= (unsigned)ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 
+static aclError device_malloc(const char *api, void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    if (!policy_is_valid(policy))
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: policy %d is not a aclrtMemMallocPolicy", api,
+                                  (int)policy));
+    return allocate(api, &device_blocks, devPtr, size);
+}
+
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    if (!policy_is_valid(policy)) {
-        aclError status = rt_require_init("aclrtMalloc");
-        if (status != ACL_SUCCESS) return status;
-        return mgrt_fail_at("aclrtMalloc", ACL_ERROR_INVALID_PARAM, "aclrtMalloc: policy %d is not a aclrtMemMallocPolicy",
-                            (int)policy);
+    return device_malloc("aclrtMalloc", devPtr, size, policy);
+}
+
+/* Every device block is 64-byte aligned and exactly `size` long, which covers CANN's 32-byte
+   alignment without padding. */
+aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return device_malloc("aclrtMallocAlign32", devPtr, size, policy);
+}
+
+aclError aclrtMallocHost(void **hostPtr, size_t size) {
+    aclError status = enter("aclrtMallocHost");
+    if (status != ACL_SUCCESS) return status;
+    return allocate("aclrtMallocHost", &host_blocks, hostPtr, size);
+}
+
+static aclError release(const char *api, block_table *table, void *ptr) {
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    int device = table == &device_blocks;
+    if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, device ? "devPtr" : "hostPtr"));
+    if (device) {
+        /* A launch holding a pin queues its work first; then work still queued may use the
+           block: let it finish. */
+        int registered = 0;
+        if (!begin_release((uintptr_t)ptr, 0, &registered)) {
+            if (registered)
+                return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                          "%s: %p is host memory registered by aclrtHostRegister; release it with "
+                                          "aclrtHostUnregister",
+                                          api, ptr));
+            return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                      "%s: %p is not the start of a live block (freed twice, or not from aclrtMalloc)",
+                                      api, ptr));
+        }
+        rt_streams_wait_all();
     }
-    return allocate("aclrtMalloc", &device_blocks, devPtr, size);
+    pthread_mutex_lock(&memory_lock);
+    block *b = table_find(table, (uintptr_t)ptr);
+    if (b != NULL) table_remove(table, b);
+    pthread_mutex_unlock(&memory_lock);
+    if (b == NULL)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "%s: %p is not the start of a live block (freed twice, or not from %s)", api, ptr,
+                                  device ? "aclrtMalloc" : "aclrtMallocHost"));
+    free(ptr);
+    return leave(ACL_SUCCESS);
 }
 
 aclError aclrtFree(void *devPtr) { return release("aclrtFree", &device_blocks, devPtr); }
-aclError aclrtMallocHost(void **hostPtr, size_t size) {
-    return allocate("aclrtMallocHost", &host_blocks, hostPtr, size);
-}
 aclError aclrtFreeHost(void *hostPtr) { return release("aclrtFreeHost", &host_blocks, hostPtr); }
+
+/* ---- host registration ------------------------------------------------------------------------------ */
+
+aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr) {
+    static const char api[] = "aclrtHostRegister";
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    if (ptr == NULL || devPtr == NULL)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostRegister: %s is NULL", ptr == NULL ? "ptr" : "devPtr"));
+    if (size == 0) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostRegister: size is 0"));
+    if (type == ACL_HOST_REGISTER_IOMEMORY || type == ACL_HOST_REGISTER_READONLY)
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                  "aclrtHostRegister: type %s is reserved and not supported (CANN: reserved option)",
+                                  type == ACL_HOST_REGISTER_IOMEMORY ? "ACL_HOST_REGISTER_IOMEMORY"
+                                                                     : "ACL_HOST_REGISTER_READONLY"));
+    if (type != ACL_HOST_REGISTER_MAPPED)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostRegister: type %d is not a aclrtHostRegisterType",
+                                  (int)type));
+    if ((uintptr_t)ptr % HOST_REGISTER_ALIGNMENT != 0)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "aclrtHostRegister: ptr %p is not aligned to a 4 KiB page (CANN requires page-aligned "
+                                  "host memory)",
+                                  ptr));
+    if (size > UINTPTR_MAX - (uintptr_t)ptr || size > SIZE_MAX)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "aclrtHostRegister: [%p, +%llu bytes) wraps around the address space", ptr,
+                                  (unsigned long long)size));
+    pthread_mutex_lock(&memory_lock);
+    const block *clash = table_overlapping(&device_blocks, (uintptr_t)ptr, size);
+    int registered_clash = clash != NULL && clash->registered;
+    uintptr_t clash_base = clash ? clash->base : 0;
+    size_t clash_size = clash ? clash->size : 0;
+    int recorded = clash == NULL && table_insert(&device_blocks, (uintptr_t)ptr, (size_t)size, 1);
+    pthread_mutex_unlock(&memory_lock);
+    if (registered_clash)
+        return leave(mgrt_fail_at(api, ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                                  "aclrtHostRegister: [%p, +%llu bytes) overlaps the registered range [%p, +%zu "
+                                  "bytes)",
+                                  ptr, (unsigned long long)size, (void *)clash_base, clash_size));
+    if (clash != NULL)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "aclrtHostRegister: [%p, +%llu bytes) overlaps device memory from aclrtMalloc "
+                                  "[%p, +%zu bytes); only host memory can be registered",
+                                  ptr, (unsigned long long)size, (void *)clash_base, clash_size));
+    if (!recorded)
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtHostRegister: cannot record the range"));
+    /* Zero copy: the device address is the host address. */
+    *devPtr = ptr;
+    return leave(ACL_SUCCESS);
+}
+
+aclError aclrtHostUnregister(void *ptr) {
+    static const char api[] = "aclrtHostUnregister";
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister: ptr is NULL"));
+    /* Launches holding a pin queue first; queued work may still use the range. */
+    int other = 0;
+    int found = begin_release((uintptr_t)ptr, 1, &other);
+    if (found) {
+        rt_streams_wait_all();
+        pthread_mutex_lock(&memory_lock);
+        block *b = table_find(&device_blocks, (uintptr_t)ptr);
+        if (b != NULL) table_remove(&device_blocks, b);
+        pthread_mutex_unlock(&memory_lock);
+    }
+    if (!found)
+        return leave(mgrt_fail_at(api, ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+                                  "aclrtHostUnregister: %p is not the start of a range registered by "
+                                  "aclrtHostRegister (never registered, or unregistered already)",
+                                  ptr));
+    return leave(ACL_SUCCESS);
+}
+
+/* ---- copies and sets ------------------------------------------------------------------------------------ */
 
 static aclError check_device_range(const char *api, const char *what, const void *ptr, size_t count) {
     if (mgrt_range_is_live(ptr, count)) return ACL_SUCCESS;
     return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                        "%s: %s range [%p, +%zu bytes) is not inside one live aclrtMalloc block", api,
-                        what, ptr, count);
+                        "%s: %s range [%p, +%zu bytes) is not inside one live aclrtMalloc block", api, what, ptr,
+                        count);
+}
+
+/* Checks a copy's arguments; *dst_dev / *src_dev say which sides are device memory. */
+static aclError check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count,
+                           aclrtMemcpyKind kind, int *dst_dev, int *src_dev) {
+    if (dst == NULL || src == NULL)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, dst == NULL ? "dst" : "src");
+    if (count > destMax)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds destMax %zu", api, count, destMax);
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: *dst_dev = 0; *src_dev = 0; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: *dst_dev = 1; *src_dev = 0; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: *dst_dev = 0; *src_dev = 1; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: *dst_dev = 1; *src_dev = 1; break;
+    case ACL_MEMCPY_DEFAULT:
+        /* The runtime tells the sides apart by the blocks it knows. */
+        *dst_dev = mgrt_range_is_live(dst, 0);
+        *src_dev = mgrt_range_is_live(src, 0);
+        break;
+    default:
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: kind %d is not a aclrtMemcpyKind", api, (int)kind);
+    }
+    aclError status;
+    if (*dst_dev && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
+    if (*src_dev && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
+    return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
     static const char api[] = "aclrtMemcpy";
-    aclError status = rt_require_init(api);
+    aclError status = enter(api);
     if (status != ACL_SUCCESS) return status;
-    if (dst == NULL || src == NULL)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: %s is NULL", dst == NULL ? "dst" : "src");
-    if (count > destMax)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count %zu exceeds destMax %zu", count,
-                            destMax);
-    int dst_on_device, src_on_device;
-    switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: dst_on_device = 0; src_on_device = 0; break;
-    case ACL_MEMCPY_HOST_TO_DEVICE: dst_on_device = 1; src_on_device = 0; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: dst_on_device = 0; src_on_device = 1; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_on_device = 1; src_on_device = 1; break;
-    case ACL_MEMCPY_DEFAULT:
-        /* The runtime tells the sides apart by the blocks it knows. */
-        dst_on_device = mgrt_range_is_live(dst, 0);
-        src_on_device = mgrt_range_is_live(src, 0);
-        break;
-    default:
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: kind %d is not a aclrtMemcpyKind",
-                            (int)kind);
-    }
-    if (dst_on_device && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
-    if (src_on_device && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
+    int dst_dev = 0, src_dev = 0;
+    if ((status = check_copy(api, dst, destMax, src, count, kind, &dst_dev, &src_dev)) != ACL_SUCCESS)
+        return leave(status);
     /* A copy is ordered after the work already queued on any stream, as a blocking copy is
        on a device: it never reads a result half written, nor overwrites an input in use. */
-    if (dst_on_device || src_on_device) rt_streams_wait_all();
+    if (dst_dev || src_dev) rt_streams_wait_all();
     if (count > 0) memmove(dst, src, count);
-    return ACL_SUCCESS;
+    return leave(ACL_SUCCESS);
+}
+
+static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t count) {
+    if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (count > maxCount)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds maxCount %zu", api, count, maxCount);
+    return check_device_range(api, "devPtr", devPtr, count);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
     static const char api[] = "aclrtMemset";
-    aclError status = rt_require_init(api);
+    aclError status = enter(api);
     if (status != ACL_SUCCESS) return status;
-    if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is NULL");
-    if (count > maxCount)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtMemset: count %zu exceeds maxCount %zu", count,
-                            maxCount);
-    if ((status = check_device_range(api, "devPtr", devPtr, count)) != ACL_SUCCESS) return status;
+    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(status);
     rt_streams_wait_all();
     memset(devPtr, value, count);
-    return ACL_SUCCESS;
+    return leave(ACL_SUCCESS);
 }
 
+/* A queued copy or set. */
+typedef struct copy_task {
+    void *dst;
+    const void *src; /* NULL: a set */
+    size_t count;
+    int value;
+} copy_task;
+
+static int32_t copy_run(void *task) {
+    copy_task *t = task;
+    if (t->src != NULL)
+        memmove(t->dst, t->src, t->count);
+    else
+        memset(t->dst, t->value, t->count);
+    return 0;
+}
+
+static void copy_release(void *task) { mgrt_free(task); }
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    static const char api[] = "aclrtMemcpyAsync";
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    int dst_dev = 0, src_dev = 0;
+    if ((status = check_copy(api, dst, destMax, src, count, kind, &dst_dev, &src_dev)) != ACL_SUCCESS)
+        return leave(status);
+    copy_task *t = mgrt_malloc(sizeof *t);
+    if (t == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory"));
+    t->dst = dst;
+    t->src = src;
+    t->count = count;
+    t->value = 0;
+    mgrt_access accesses[2] = {{dst, count, 1}, {src, count, 0}};
+    /* CANN: with page-locked host memory (aclrtMallocHost) the copy is asynchronous; with
+       pageable host memory (malloc) the call returns once the copy is done. Registered host
+       memory is device memory here. */
+    int pageable = (!dst_dev && !range_is_pinned_host(dst, count)) || (!src_dev && !range_is_pinned_host(src, count));
+    status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, 2, pageable);
+    return leave(status);
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    static const char api[] = "aclrtMemsetAsync";
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(status);
+    copy_task *t = mgrt_malloc(sizeof *t);
+    if (t == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemsetAsync: out of memory"));
+    t->dst = devPtr;
+    t->src = NULL;
+    t->count = count;
+    t->value = value;
+    mgrt_access access = {devPtr, count, 1};
+    return leave(rt_stream_submit_acl(api, stream, copy_run, copy_release, t, &access, 1, 0));
+}
+
+/* ---- information ---------------------------------------------------------------------------------------- */
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+    static const char api[] = "aclrtGetMemInfo";
+    aclError status = enter(api);
+    if (status != ACL_SUCCESS) return status;
+    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr %d is not a aclrtMemAttr", (int)attr));
+    if (free == NULL || total == NULL)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: %s is NULL", free == NULL ? "free" : "total"));
+    /* Device memory is this machine's memory: every kind reports the same. */
+    long page = sysconf(_SC_PAGESIZE);
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long available = sysconf(_SC_AVPHYS_PAGES);
+    if (page <= 0 || pages <= 0 || available < 0)
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetMemInfo: the system does not report its memory"));
+    *total = (size_t)pages * (size_t)page;
+    *free = (size_t)available * (size_t)page;
+    return leave(ACL_SUCCESS);
+}
+
+/* ---- aclFinalize ------------------------------------------------------------------------------------------ */
+
 static size_t release_table(block_table *table) {
-    size_t count = table->count;
-    for (size_t i = 0; i < table->count; i++) free((void *)table->blocks[i].base);
+    size_t count = 0;
+    for (size_t i = 0; i < table->count; i++) {
+        if (table->blocks[i].registered) continue; /* the program's own memory */
+        free((void *)table->blocks[i].base);
+        count++;
+    }
     free(table->blocks);
     memset(table, 0, sizeof *table);
     return count;
 }
 
 size_t rt_memory_release_all(void) {
+    /* Waits for every memory call in flight; later ones see the runtime finalized. */
+    pthread_rwlock_wrlock(&life);
     pthread_mutex_lock(&memory_lock);
     size_t count = release_table(&device_blocks) + release_table(&host_blocks);
     pthread_mutex_unlock(&memory_lock);
+    pthread_rwlock_unlock(&life);
     return count;
-}
-
-/* ---- more allocation calls ------------------------------------------------------------- */
-
-aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    /* Every device block is 64-byte aligned and exactly `size` long, which covers CANN's
-       32-byte alignment without padding. */
-    if (!policy_is_valid(policy)) {
-        aclError status = rt_require_init("aclrtMallocAlign32");
-        if (status != ACL_SUCCESS) return status;
-        return mgrt_fail_at("aclrtMallocAlign32", ACL_ERROR_INVALID_PARAM,
-                            "aclrtMallocAlign32: policy %d is not a aclrtMemMallocPolicy", (int)policy);
-    }
-    return allocate("aclrtMallocAlign32", &device_blocks, devPtr, size);
-}
-
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
-    static const char api[] = "aclrtGetMemInfo";
-    aclError status = rt_require_init(api);
-    if (status != ACL_SUCCESS) return status;
-    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr %d is not a aclrtMemAttr", (int)attr);
-    if (free == NULL || total == NULL)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: %s is NULL", free == NULL ? "free" : "total");
-    /* Device memory is this machine's memory: every kind reports the same. */
-    long page = sysconf(_SC_PAGESIZE);
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long available = sysconf(_SC_AVPHYS_PAGES);
-    if (page <= 0 || pages <= 0 || available < 0)
-        return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "aclrtGetMemInfo: the system does not report its memory");
-    *total = (size_t)pages * (size_t)page;
-    *free = (size_t)available * (size_t)page;
-    return ACL_SUCCESS;
 }

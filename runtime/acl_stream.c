@@ -1,247 +1,656 @@
 /*
- * runtime/acl_stream.c: streams, in-order queues of work.
+ * runtime/acl_stream.c: streams (in-order queues), events, host callbacks.
  *
- * Each stream has a worker thread that runs its tasks in order. aclrtSynchronizeStream
- * does not just wait: when the worker has not picked up the next task yet, the waiting
- * thread runs it itself. Order is kept (one task runs at a time per stream), and a short
- * launch-then-synchronize costs no thread hand-off at all.
+ * A stream is a queue of nodes run in order: tasks (a launch's steps, async copies and
+ * memsets), event records, event waits, event resets and host callbacks. Each stream has a
+ * worker thread. aclrtSynchronizeStream does not just wait: when the worker has not picked up
+ * the next task yet, the waiting thread runs it itself, so a short launch-then-synchronize
+ * costs no thread hand-off. A lone task is not handed to the worker unless it is very large
+ * (a cross-core wake-up costs tens of microseconds on a virtual machine); the worker is woken
+ * once work piles up, for a large task, and for every event, wait and callback node (so
+ * events complete, and other streams waiting on them progress, without a synchronize).
  *
- * A single task is not handed to the worker unless it is very large: a cross-core wake-up
- * costs tens of microseconds on a virtual machine, twice on the critical path (waking the
- * worker, then waking the synchronizer when it is done), while a synchronizer that runs the
- * task itself pays neither. The worker is woken once work piles up (a second task queued
- * behind an unfinished one: the host is pipelining launches, and overlap pays) or for a task
- * so large that the wake-up is noise. Results are only defined after a synchronize, in CANN
- * as here, so this choice shows only in time.
+ * One mutex (`sched`) guards every stream, event and subscription; `progress` is broadcast
+ * whenever a node finishes, an event completes or a callback returns. Tasks run outside it.
  *
- * Every task gets a sequence number. A synchronize waits for the tasks queued before it
- * was called, not for work others keep adding, and reports the first error among those.
- * A thread that looks a stream up pins it; aclrtDestroyStream unlinks the stream at once
- * (no new work reaches it) but frees it only when the last pin is gone, so a synchronize
- * racing a destroy on another thread never touches freed memory.
+ * Events. A record captures the work queued on its stream so far: its node completes (and
+ * takes the event's time stamp) when that work is done. aclrtStreamWaitEvent queues a wait
+ * for the event's latest record at the time of the call; the waiting stream does not pass it
+ * until that record has completed. Nodes hold a reference to their event, so an event
+ * destroyed with work outstanding lives until the work is done (as CANN documents).
+ *
+ * Callbacks. aclrtSubscribeReport binds a thread id to a stream; when the stream reaches a
+ * callback node the callback is posted to that thread, which runs it inside
+ * aclrtProcessReport. ACL_CALLBACK_BLOCK keeps the stream at the node until the callback has
+ * returned; ACL_CALLBACK_NO_BLOCK lets it go on at once.
+ *
+ * Races between streams. Every task may declare the byte ranges it reads and writes. At
+ * queueing, a task whose ranges overlap (one side writing) those of an unfinished task on
+ * another stream, with no event wait ordering the two (tracked with a vector clock per
+ * stream), is refused with a message naming both streams: on a device the two would race.
+ *
+ * Handles. User streams and events are registry handles (mgrt_handle.h); the NULL stream is
+ * the current context's default stream. A stream in use is pinned (`pins`, under sched); a
+ * destroyed one is freed (its worker joined) once the last pin is gone.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "mgrt_handle.h"
 #include "runtime_internal.h"
 
 #define STREAM_MESSAGE_CAPACITY 1024
 /* A task of this many elements or more wakes the worker at once: ~1 ms of kernel time, next
    to which the wake-ups are a few percent. */
 #define WAKE_WORKER_ELEMENTS (UINT64_C(1) << 22)
-/* Unfinished tasks on the stream at which the worker is woken (the one just queued counts). */
+/* Unfinished nodes on the stream at which the worker is woken (the one just queued counts). */
 #define WAKE_WORKER_QUEUE_LENGTH 2
+/* CANN's limit on threads subscribed with aclrtSubscribeReport. */
+#define MAX_SUBSCRIBED_THREADS 1024
+
+typedef enum node_kind { NODE_TASK, NODE_RECORD, NODE_WAIT, NODE_RESET, NODE_CALLBACK } node_kind;
+
+/* Which streams' work is known to be finished before a point of a stream: pairs of
+   (stream id, sequence), sorted by id. */
+typedef struct clock_entry {
+    uint64_t stream_id;
+    uint64_t sequence;
+} clock_entry;
+typedef struct vclock {
+    clock_entry *entries;
+    size_t count, capacity;
+} vclock;
+
+typedef struct event event;
+typedef struct report report;
 
 typedef struct task_node {
+    node_kind kind;
+    uint64_t sequence;
+    struct task_node *next;
+    /* NODE_TASK */
     mgrt_task_run_fn run;
     mgrt_task_release_fn release;
     void *task;
-    uint64_t sequence;
     long injected_fault;        /* MISHGRAD_FAULT_STEP's N when this step is to fail, else 0 */
-    struct task_node *next;
+    mgrt_access *accesses;      /* byte ranges read and written (owned), for race checks */
+    size_t access_count;
+    /* NODE_RECORD / NODE_WAIT / NODE_RESET */
+    event *ev;
+    uint64_t generation;        /* record: the record's number; wait: the record waited for */
+    /* NODE_CALLBACK */
+    report *rep;
 } task_node;
 
+typedef struct subscriber {
+    uint64_t thread_id;
+    report *head, *tail;        /* callbacks posted, not yet run */
+    int streams;                /* streams subscribed to it */
+    struct subscriber *next;
+} subscriber;
+
+struct report {
+    aclrtCallback fn;
+    void *user_data;
+    int block;
+    int done;                   /* the callback has returned */
+    int abandoned;              /* BLOCK: its node was dropped; ProcessReport frees it */
+    report *next;
+};
+
 typedef struct stream {
-    pthread_mutex_t lock;
-    pthread_cond_t work_ready;   /* worker: a task was queued, or stop */
-    pthread_cond_t progress;     /* synchronizers: a task finished */
+    void *token;                /* registry handle; NULL for a context's default stream */
+    uint64_t id;                /* never reused; names the stream in vector clocks */
+    rt_context *owner;          /* the context whose default stream this is, else NULL */
+    pthread_cond_t work_ready;  /* worker: a node was queued, or stop */
     task_node *head, *tail;
-    uint64_t queued;             /* sequence number of the last task queued */
-    uint64_t finished;           /* ... and of the last one finished (they finish in order) */
-    int running;                 /* a task of this stream is running now */
+    task_node *current;         /* the task running now (running == 1), for race checks */
+    uint64_t queued;            /* sequence number of the last node queued */
+    uint64_t finished;          /* ... and of the last one finished (they finish in order) */
+    int running;
     int stopping;
+    int released;               /* destroyed: free when unpinned */
+    int retiring;
+    int pins;
     pthread_t worker;
-    int32_t first_error;         /* first failure not yet reported by a synchronize */
+    int32_t first_error;        /* first failure not yet reported by a synchronize */
     uint64_t first_error_sequence;
     char first_error_message[STREAM_MESSAGE_CAPACITY];
-    /* guarded by streams_lock */
-    int pins;                    /* threads using the stream outside streams_lock */
-    struct stream *next_live;
+    uint32_t flags, priority;
+    subscriber *sub;            /* aclrtSubscribeReport */
+    vclock known;               /* other streams' work ordered before this stream's tail */
+    struct stream *next_live, *prev_live;
 } stream;
 
-static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t stream_unpinned = PTHREAD_COND_INITIALIZER;
-static stream *live_streams;
-static stream *default_stream;
-/* Between aclInit and aclFinalize; a launch racing aclFinalize must not revive a stream. */
-static int accepting_work;
+struct event {
+    void *token;
+    uint32_t flags;
+    int made_by;                /* 0 aclrtCreateEvent, 1 ...WithFlag, 2 ...ExWithFlag */
+    uint64_t records;           /* records queued */
+    uint64_t completed;         /* number of the latest record completed */
+    uint64_t stamp_ns;          /* CLOCK_MONOTONIC time of that completion */
+    uint64_t waits_queued, waits_done;
+    stream *record_stream;      /* where the latest record is queued (valid while pending) */
+    uint64_t record_sequence;
+    vclock record_known;        /* what the latest record orders after (its stream's clock) */
+    int refs;                   /* the handle + nodes naming it */
+};
 
-/* Runs one task outside the lock and records its failure; lock held on entry and exit,
-   with s->running set by the caller. */
-static void run_task_unlocked(stream *s, task_node *node) {
-    pthread_mutex_unlock(&s->lock);
-    /* A planted fault (MISHGRAD_FAULT_STEP) stands for a step that failed on the device:
-       it does not run, and the stream's error path takes over. */
-    int32_t status = node->injected_fault
-                         ? mgrt_fail(ACLNN_ERR_INNER,
-                                     "queued step %ld failed: fault injected by MISHGRAD_FAULT_STEP (the step "
-                                     "did not run)",
-                                     node->injected_fault)
-                         : node->run(node->task);
-    char message[STREAM_MESSAGE_CAPACITY] = "";
-    if (status != 0) snprintf(message, sizeof message, "%s", aclGetRecentErrMsg());
-    uint64_t sequence = node->sequence;
-    node->release(node->task);
-    mgrt_free(node);
-    pthread_mutex_lock(&s->lock);
-    if (status != 0 && s->first_error == 0) {
-        s->first_error = status;
-        s->first_error_sequence = sequence;
-        memcpy(s->first_error_message, message, sizeof message);
-    }
-    s->finished = sequence;
-    s->running = 0;
-    pthread_cond_broadcast(&s->progress);
-    if (s->head != NULL) pthread_cond_signal(&s->work_ready);
+static pthread_mutex_t sched = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t progress = PTHREAD_COND_INITIALIZER;
+static stream *live_streams;
+static size_t live_stream_count;
+static uint64_t next_stream_id = 1;
+static int accepting_work;      /* between aclInit and aclFinalize */
+static subscriber *subscribers;
+static int subscriber_count;
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static task_node *pop_task(stream *s) {
+/* ---- vector clocks ------------------------------------------------------------------------ */
+
+static uint64_t vclock_get(const vclock *c, uint64_t id) {
+    for (size_t i = 0; i < c->count; i++)
+        if (c->entries[i].stream_id == id) return c->entries[i].sequence;
+    return 0;
+}
+
+/* Raises the entry of `id` to at least `sequence`; 0 when memory runs out. */
+static int vclock_raise(vclock *c, uint64_t id, uint64_t sequence) {
+    for (size_t i = 0; i < c->count; i++) {
+        if (c->entries[i].stream_id == id) {
+            if (c->entries[i].sequence < sequence) c->entries[i].sequence = sequence;
+            return 1;
+        }
+    }
+    if (c->count == c->capacity) {
+        size_t capacity = c->capacity ? c->capacity * 2 : 4;
+        clock_entry *grown = realloc(c->entries, capacity * sizeof *grown);
+        if (grown == NULL) return 0;
+        c->entries = grown;
+        c->capacity = capacity;
+    }
+    c->entries[c->count].stream_id = id;
+    c->entries[c->count].sequence = sequence;
+    c->count++;
+    return 1;
+}
+
+static int vclock_merge(vclock *into, const vclock *from) {
+    for (size_t i = 0; i < from->count; i++)
+        if (!vclock_raise(into, from->entries[i].stream_id, from->entries[i].sequence)) return 0;
+    return 1;
+}
+
+static int vclock_copy(vclock *into, const vclock *from) {
+    into->count = 0;
+    return vclock_merge(into, from);
+}
+
+static void vclock_free(vclock *c) {
+    free(c->entries);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- events: references ------------------------------------------------------------------ */
+
+static void event_unref_locked(event *ev) {
+    if (--ev->refs == 0) {
+        vclock_free(&ev->record_known);
+        mgrt_free(ev);
+    }
+}
+
+/* ---- nodes ---------------------------------------------------------------------------------- */
+
+static task_node *pop_node(stream *s) {
     task_node *node = s->head;
     s->head = node->next;
     if (s->head == NULL) s->tail = NULL;
     return node;
 }
 
+/* Frees a node that did not run (sched held). A task's release runs; a record counts as
+   completed, so nobody waits for it for ever. */
+static void discard_node_locked(task_node *node) {
+    switch (node->kind) {
+    case NODE_TASK:
+        node->release(node->task);
+        break;
+    case NODE_RECORD:
+        if (node->ev->completed < node->generation) {
+            node->ev->completed = node->generation;
+            node->ev->stamp_ns = now_ns();
+        }
+        event_unref_locked(node->ev);
+        break;
+    case NODE_WAIT:
+        node->ev->waits_done++;
+        event_unref_locked(node->ev);
+        break;
+    case NODE_RESET:
+        event_unref_locked(node->ev);
+        break;
+    case NODE_CALLBACK:
+        /* Not posted yet: free the report. Posted (BLOCK, still waiting): ProcessReport will
+           run it and free it. */
+        if (node->rep != NULL) {
+            if (node->rep->block && !node->rep->done && node->generation)
+                node->rep->abandoned = 1;
+            else if (!node->generation || node->rep->done)
+                mgrt_free(node->rep);
+        }
+        break;
+    }
+    free(node->accesses);
+    mgrt_free(node);
+}
+
+static void record_failure_locked(stream *s, uint64_t sequence, int32_t status, const char *message) {
+    if (status != 0 && s->first_error == 0) {
+        s->first_error = status;
+        s->first_error_sequence = sequence;
+        snprintf(s->first_error_message, sizeof s->first_error_message, "%s", message);
+    }
+}
+
+static void finish_node_locked(stream *s, task_node *node) {
+    s->finished = node->sequence;
+    free(node->accesses);
+    mgrt_free(node);
+    pthread_cond_broadcast(&progress);
+}
+
+/* Posts a callback to the stream's subscriber; 0 when the stream has none any more. */
+static int post_report_locked(stream *s, report *rep) {
+    subscriber *sub = s->sub;
+    if (sub == NULL) return 0;
+    rep->next = NULL;
+    if (sub->tail) sub->tail->next = rep; else sub->head = rep;
+    sub->tail = rep;
+    pthread_cond_broadcast(&progress);
+    return 1;
+}
+
+/* Runs the head node of `s` if it can run now (sched held, !s->running, s->head != NULL).
+   Returns 1 when a node finished (the lock may have been dropped meanwhile), 0 when the head
+   is blocked (an event wait not satisfied, a blocking callback not yet returned). */
+static int step_locked(stream *s) {
+    task_node *node = s->head;
+    switch (node->kind) {
+    case NODE_TASK: {
+        pop_node(s);
+        s->running = 1;
+        s->current = node;
+        pthread_mutex_unlock(&sched);
+        /* A planted fault (MISHGRAD_FAULT_STEP) stands for a step that failed on the device:
+           it does not run, and the stream's error path takes over. */
+        int32_t status = node->injected_fault
+                             ? mgrt_fail(ACLNN_ERR_INNER,
+                                         "queued step %ld failed: fault injected by MISHGRAD_FAULT_STEP (the "
+                                         "step did not run)",
+                                         node->injected_fault)
+                             : node->run(node->task);
+        char message[STREAM_MESSAGE_CAPACITY] = "";
+        /* The message is the stream's now, not the running thread's. */
+        if (status != 0) rt_error_take_latest(message, sizeof message);
+        node->release(node->task);
+        pthread_mutex_lock(&sched);
+        record_failure_locked(s, node->sequence, status, message);
+        s->running = 0;
+        s->current = NULL;
+        finish_node_locked(s, node);
+        return 1;
+    }
+    case NODE_RECORD: {
+        event *ev = node->ev;
+        pop_node(s);
+        if (ev->completed < node->generation) {
+            ev->completed = node->generation;
+            ev->stamp_ns = now_ns();
+        }
+        event_unref_locked(ev);
+        finish_node_locked(s, node);
+        return 1;
+    }
+    case NODE_WAIT:
+        if (node->ev->completed < node->generation) return 0;
+        pop_node(s);
+        node->ev->waits_done++;
+        event_unref_locked(node->ev);
+        finish_node_locked(s, node);
+        return 1;
+    case NODE_RESET:
+        pop_node(s);
+        /* Back to the state of a new event: no record to wait for, nothing pending. */
+        node->ev->completed = node->ev->records;
+        event_unref_locked(node->ev);
+        finish_node_locked(s, node);
+        return 1;
+    case NODE_CALLBACK: {
+        report *rep = node->rep;
+        if (node->generation == 0) { /* reached: hand it to the subscribed thread */
+            if (!post_report_locked(s, rep)) {
+                pop_node(s);
+                record_failure_locked(s, node->sequence, ACL_ERROR_RT_STREAM_NO_CB_REG,
+                                      "aclrtLaunchCallback: the stream reached a callback after its thread "
+                                      "was unsubscribed (aclrtUnSubscribeReport); the callback did not run");
+                mgrt_free(rep);
+                node->rep = NULL;
+                finish_node_locked(s, node);
+                return 1;
+            }
+            node->generation = 1; /* posted */
+            if (!rep->block) {    /* ProcessReport owns and frees it */
+                pop_node(s);
+                node->rep = NULL;
+                finish_node_locked(s, node);
+                return 1;
+            }
+        }
+        if (!rep->done) return 0;
+        pop_node(s);
+        mgrt_free(rep);
+        node->rep = NULL;
+        finish_node_locked(s, node);
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* ---- the worker --------------------------------------------------------------------------- */
+
 static void *stream_worker(void *arg) {
     stream *s = arg;
-    pthread_mutex_lock(&s->lock);
+    pthread_mutex_lock(&sched);
     for (;;) {
-        while ((s->head == NULL || s->running) && !s->stopping) pthread_cond_wait(&s->work_ready, &s->lock);
-        if (s->head == NULL) break; /* stopping, and nothing left */
-        if (s->running) {           /* stopping while a synchronizer runs a task */
-            pthread_cond_wait(&s->progress, &s->lock);
-            continue;
+        if (s->head == NULL) {
+            if (s->stopping) break;
+            pthread_cond_wait(&s->work_ready, &sched);
+        } else if (s->running) {
+            pthread_cond_wait(&progress, &sched);
+        } else if (!step_locked(s)) {
+            if (s->stopping) { /* blocked at stop (finalize, forced destroy): drop the rest */
+                while (s->head != NULL) {
+                    task_node *node = pop_node(s);
+                    s->finished = node->sequence;
+                    discard_node_locked(node);
+                }
+                pthread_cond_broadcast(&progress);
+                continue;
+            }
+            pthread_cond_wait(&progress, &sched);
         }
-        s->running = 1;
-        run_task_unlocked(s, pop_task(s));
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&sched);
     return NULL;
 }
 
-static aclError stream_create(const char *api, stream **out) {
+static void wake_worker_locked(stream *s) { pthread_cond_signal(&s->work_ready); }
+
+/* ---- creation, pins, retirement ------------------------------------------------------------- */
+
+static aclError stream_new(const char *api, rt_context *owner, stream **out) {
     stream *s = mgrt_calloc(1, sizeof *s);
     if (s == NULL) return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a stream", api);
-    pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->work_ready, NULL);
-    pthread_cond_init(&s->progress, NULL);
+    s->owner = owner;
     if (pthread_create(&s->worker, NULL, stream_worker, s) != 0) {
-        pthread_cond_destroy(&s->progress);
         pthread_cond_destroy(&s->work_ready);
-        pthread_mutex_destroy(&s->lock);
         mgrt_free(s);
         return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "%s: cannot start the stream's worker thread", api);
     }
+    pthread_mutex_lock(&sched);
+    s->id = next_stream_id++;
+    s->next_live = live_streams;
+    if (live_streams) live_streams->prev_live = s;
+    live_streams = s;
+    live_stream_count++;
+    pthread_mutex_unlock(&sched);
     *out = s;
     return ACL_SUCCESS;
 }
 
-/* Waits for the tasks queued up to now, running them itself while the worker is idle.
-   Returns the first error among them (clearing it), its message in `message`; with
-   message == NULL the error stays for the next synchronize. */
-static int32_t stream_drain(stream *s, char *message, size_t capacity) {
-    pthread_mutex_lock(&s->lock);
-    const uint64_t target = s->queued;
-    while (s->finished < target) {
-        if (!s->running && s->head != NULL && s->head->sequence <= target) {
-            s->running = 1;
-            run_task_unlocked(s, pop_task(s));
-        } else {
-            pthread_cond_wait(&s->progress, &s->lock);
-        }
-    }
-    int32_t status = 0;
-    if (message == NULL) {
-        pthread_mutex_unlock(&s->lock);
-        return 0;
-    }
-    message[0] = '\0';
-    if (s->first_error != 0 && s->first_error_sequence <= target) {
-        status = s->first_error;
-        snprintf(message, capacity, "%s", s->first_error_message);
-        s->first_error = 0;
-        s->first_error_message[0] = '\0';
-    }
-    pthread_mutex_unlock(&s->lock);
-    return status;
-}
-
-/* Drains, stops the worker and frees; no one else may hold the stream. */
-static void stream_free(stream *s) {
-    char ignored[STREAM_MESSAGE_CAPACITY];
-    int32_t status = stream_drain(s, ignored, sizeof ignored);
-    if (status != 0)
-        mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "a destroyed stream's last work failed (%d): %s", (int)status, ignored);
-    pthread_mutex_lock(&s->lock);
+/* Stops the worker (it finishes what is queued first) and frees; sched not held. */
+static void stream_retire(stream *s) {
+    pthread_mutex_lock(&sched);
     s->stopping = 1;
-    pthread_cond_signal(&s->work_ready);
-    pthread_mutex_unlock(&s->lock);
+    wake_worker_locked(s);
+    pthread_cond_broadcast(&progress);
+    pthread_mutex_unlock(&sched);
     pthread_join(s->worker, NULL);
-    pthread_cond_destroy(&s->progress);
+    pthread_mutex_lock(&sched);
+    if (s->first_error != 0)
+        mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "a destroyed stream's last work failed (%d): %s", (int)s->first_error,
+                 s->first_error_message);
+    if (s->sub != NULL) s->sub->streams--;
+    if (s->prev_live) s->prev_live->next_live = s->next_live; else live_streams = s->next_live;
+    if (s->next_live) s->next_live->prev_live = s->prev_live;
+    live_stream_count--;
+    vclock_free(&s->known);
+    pthread_cond_broadcast(&progress);
+    pthread_mutex_unlock(&sched);
     pthread_cond_destroy(&s->work_ready);
-    pthread_mutex_destroy(&s->lock);
     mgrt_free(s);
 }
 
-/* streams_lock held; the stream is already unlinked. Waits for the pins to go. */
-static void wait_unpinned_locked(stream *s) {
-    while (s->pins > 0) pthread_cond_wait(&stream_unpinned, &streams_lock);
-}
+/* sched held. */
+static void pin_locked(stream *s) { s->pins++; }
 
+/* sched NOT held. The last unpin of a released stream retires it. */
 static void unpin(stream *s) {
-    pthread_mutex_lock(&streams_lock);
-    if (--s->pins == 0) pthread_cond_broadcast(&stream_unpinned);
-    pthread_mutex_unlock(&streams_lock);
+    pthread_mutex_lock(&sched);
+    int retire = --s->pins == 0 && s->released && !s->retiring;
+    if (retire) s->retiring = 1;
+    pthread_mutex_unlock(&sched);
+    if (retire) stream_retire(s);
 }
 
-/* streams_lock held. The stream behind `handle` (NULL: the default one, created on first
-   use), or NULL with the message set and *status the code. */
-static stream *resolve_locked(const char *api, aclrtStream handle, aclError *status) {
-    if (!accepting_work) {
-        *status = mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
-        return NULL;
-    }
+/* The registry's destructor of a user stream: no new pin can reach it any more. */
+static void stream_handle_destroyed(void *object) {
+    stream *s = object;
+    pthread_mutex_lock(&sched);
+    s->released = 1;
+    int retire = s->pins == 0 && !s->retiring;
+    if (retire) s->retiring = 1;
+    pthread_mutex_unlock(&sched);
+    if (retire) stream_retire(s);
+}
+
+/* A resolved stream: pinned, plus the context pin when it is a default stream. */
+typedef struct held_stream {
+    stream *s;
+    rt_context *ctx;
+} held_stream;
+
+static void release_held(held_stream *h) {
+    if (h->s) unpin(h->s);
+    rt_context_leave(h->ctx);
+    h->s = NULL;
+    h->ctx = NULL;
+}
+
+static const char *stream_name(aclrtStream handle, char *buffer, size_t capacity) {
+    if (handle == NULL)
+        snprintf(buffer, capacity, "the default stream");
+    else
+        snprintf(buffer, capacity, "stream %p", handle);
+    return buffer;
+}
+
+/* Resolves `handle` (NULL: the current context's default stream, created on first use).
+   Needs an initialized runtime and, for every stream, a current context on this thread. */
+static aclError hold_stream(const char *api, aclrtStream handle, held_stream *out) {
+    out->s = NULL;
+    out->ctx = NULL;
+    aclError status;
+    rt_context *ctx = rt_context_enter(api, &status);
+    if (ctx == NULL) return status;
     if (handle == NULL) {
-        if (default_stream == NULL) {
-            *status = stream_create(api, &default_stream);
-            if (*status != ACL_SUCCESS) return NULL;
+        pthread_mutex_lock(&sched);
+        stream *s = ctx->default_stream;
+        if (s != NULL && accepting_work) pin_locked(s);
+        int open = accepting_work;
+        pthread_mutex_unlock(&sched);
+        if (!open) {
+            rt_context_leave(ctx);
+            return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
         }
-        return default_stream;
+        if (s == NULL) {
+            stream *made = NULL;
+            status = stream_new(api, ctx, &made);
+            if (status != ACL_SUCCESS) {
+                rt_context_leave(ctx);
+                return status;
+            }
+            pthread_mutex_lock(&sched);
+            if (ctx->default_stream == NULL) {
+                ctx->default_stream = made;
+                made = NULL;
+            }
+            s = ctx->default_stream;
+            pin_locked(s);
+            pthread_mutex_unlock(&sched);
+            if (made != NULL) { /* another thread made it first */
+                pthread_mutex_lock(&sched);
+                made->released = made->retiring = 1;
+                pthread_mutex_unlock(&sched);
+                stream_retire(made);
+            }
+        }
+        out->s = s;
+        out->ctx = ctx; /* keeps the context, and so its default stream, alive */
+        return ACL_SUCCESS;
     }
-    for (stream *s = live_streams; s != NULL; s = s->next_live)
-        if (s == handle) return s;
-    *status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                           "%s: stream %p is not a live stream (destroyed, or not from aclrtCreateStream)", api,
-                           handle);
-    return NULL;
-}
-
-int mgrt_stream_is_valid(aclrtStream handle) {
-    pthread_mutex_lock(&streams_lock);
-    int found = accepting_work && handle == NULL;
-    for (stream *s = live_streams; s != NULL && !found && accepting_work; s = s->next_live) found = (s == handle);
-    pthread_mutex_unlock(&streams_lock);
-    return found;
-}
-
-static aclError create_stream(const char *api, aclrtStream *handle) {
-    aclError status = rt_require_init(api);
-    if (status != ACL_SUCCESS) return status;
-    if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
-    stream *s = NULL;
-    status = stream_create(api, &s);
-    if (status != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&streams_lock);
-    s->next_live = live_streams;
-    live_streams = s;
-    pthread_mutex_unlock(&streams_lock);
-    *handle = s;
+    stream *s = mgrt_handle_pin(handle, MGRT_HANDLE_STREAM);
+    if (s == NULL) {
+        rt_context_leave(ctx);
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream %p %s", api, handle,
+                            mgrt_handle_describe(handle, MGRT_HANDLE_STREAM));
+    }
+    pthread_mutex_lock(&sched);
+    pin_locked(s);
+    pthread_mutex_unlock(&sched);
+    mgrt_handle_unpin(handle);
+    rt_context_leave(ctx);
+    out->s = s;
     return ACL_SUCCESS;
 }
 
-aclError aclrtCreateStream(aclrtStream *handle) { return create_stream("aclrtCreateStream", handle); }
+/* ---- waiting ----------------------------------------------------------------------------------- */
+
+/* Absolute CLOCK_REALTIME deadline `ms` from now (for pthread_cond_timedwait). */
+static struct timespec deadline_after(int32_t ms) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+/* Waits (sched held) until the nodes of `s` up to `target` have finished. With timeout_ms < 0
+   it runs runnable nodes itself when the worker is idle; with a limit it leaves them to the
+   worker (a task cannot be stopped halfway) and gives up at the deadline. 0, or ETIMEDOUT. */
+static int wait_stream_locked(stream *s, uint64_t target, int32_t timeout_ms) {
+    struct timespec deadline;
+    if (timeout_ms >= 0) {
+        deadline = deadline_after(timeout_ms);
+        if (s->finished < target) wake_worker_locked(s);
+    }
+    while (s->finished < target) {
+        if (timeout_ms < 0 && !s->running && s->head != NULL && s->head->sequence <= target) {
+            if (step_locked(s)) continue;
+        }
+        if (timeout_ms < 0) {
+            pthread_cond_wait(&progress, &sched);
+        } else {
+            if (timeout_ms == 0) return ETIMEDOUT;
+            if (pthread_cond_timedwait(&progress, &sched, &deadline) == ETIMEDOUT && s->finished < target)
+                return ETIMEDOUT;
+        }
+    }
+    return 0;
+}
+
+/* Takes the first error of the work up to `target` (sched held). */
+static int32_t take_error_locked(stream *s, uint64_t target, char *message, size_t capacity) {
+    message[0] = '\0';
+    if (s->first_error == 0 || s->first_error_sequence > target) return 0;
+    int32_t status = s->first_error;
+    snprintf(message, capacity, "%s", s->first_error_message);
+    s->first_error = 0;
+    s->first_error_message[0] = '\0';
+    return status;
+}
+
+static aclError synchronize_held(const char *api, stream *s, aclrtStream handle, int32_t timeout_ms) {
+    char message[STREAM_MESSAGE_CAPACITY];
+    pthread_mutex_lock(&sched);
+    uint64_t target = s->queued;
+    int waited = wait_stream_locked(s, target, timeout_ms);
+    int32_t first_error = waited == 0 ? take_error_locked(s, target, message, sizeof message) : 0;
+    pthread_mutex_unlock(&sched);
+    if (waited != 0) {
+        char name[64];
+        return mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                            "%s: %s did not finish its work within %d ms", api,
+                            stream_name(handle, name, sizeof name), (int)timeout_ms);
+    }
+    if (first_error != 0) {
+        mgrt_set_recent_error(message);
+        mgrt_log(MGRT_LOG_ERROR, "RUNTIME", "%s: queued work failed, error code %d: %s", api, (int)first_error,
+                 message);
+    }
+    return first_error;
+}
+
+static aclError check_timeout(const char *api, int32_t timeout) {
+    if (timeout < -1)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "%s: timeout %d is invalid; use -1 (wait for ever), 0 (just check) or a number of "
+                            "milliseconds",
+                            api, (int)timeout);
+    return ACL_SUCCESS;
+}
+
+/* ---- streams: the public calls -------------------------------------------------------------------- */
+
+static aclError create_stream(const char *api, aclrtStream *handle, uint32_t priority, uint32_t flags) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
+    if ((status = rt_require_context(api)) != ACL_SUCCESS) return status;
+    stream *s = NULL;
+    if ((status = stream_new(api, NULL, &s)) != ACL_SUCCESS) return status;
+    s->priority = priority;
+    s->flags = flags;
+    void *token = mgrt_handle_register(MGRT_HANDLE_STREAM, s, stream_handle_destroyed);
+    if (token == NULL) {
+        pthread_mutex_lock(&sched);
+        s->released = s->retiring = 1;
+        pthread_mutex_unlock(&sched);
+        stream_retire(s);
+        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering a stream", api);
+    }
+    s->token = token;
+    *handle = token;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStream(aclrtStream *handle) { return create_stream("aclrtCreateStream", handle, 0, 0); }
 
 /* `priority` is reserved in CANN (unused) and `flag` bits CANN does not define give an
    ordinary stream, as CANN documents. FAST_LAUNCH, FAST_SYNC and HUGE change only speed or
@@ -250,7 +659,6 @@ aclError aclrtCreateStream(aclrtStream *handle) { return create_stream("aclrtCre
    a host program on this CPU and are refused. */
 aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uint32_t flag) {
     static const char api[] = "aclrtCreateStreamWithConfig";
-    (void)priority;
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
     const uint32_t refused = ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
@@ -262,31 +670,19 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uin
                             (flag & ACL_STREAM_PERSISTENT)     ? "ACL_STREAM_PERSISTENT"
                             : (flag & ACL_STREAM_CPU_SCHEDULE) ? "ACL_STREAM_CPU_SCHEDULE"
                                                                : "ACL_STREAM_DEVICE_USE_ONLY");
-    return create_stream(api, handle);
+    return create_stream(api, handle, priority, flag);
 }
 
-/* Drops the tasks of `s` that have not started (their release runs, their work does not). */
-static size_t stream_drop_queued(stream *s) {
-    pthread_mutex_lock(&s->lock);
-    task_node *list = s->head;
-    s->head = s->tail = NULL;
-    uint64_t last = s->finished;
+/* Drops the nodes of `s` that have not started (sched held); returns how many. */
+static size_t drop_queued_locked(stream *s) {
     size_t dropped = 0;
-    for (task_node *n = list; n != NULL; n = n->next) last = n->sequence;
-    pthread_mutex_unlock(&s->lock);
-    while (list != NULL) {
-        task_node *next = list->next;
-        list->release(list->task);
-        mgrt_free(list);
-        list = next;
+    while (s->head != NULL) {
+        task_node *node = pop_node(s);
+        s->finished = node->sequence;
+        discard_node_locked(node);
         dropped++;
     }
-    pthread_mutex_lock(&s->lock);
-    /* A task already running finishes first: wait for it, then count the dropped as done. */
-    while (s->running) pthread_cond_wait(&s->progress, &s->lock);
-    if (s->finished < last) s->finished = last;
-    pthread_cond_broadcast(&s->progress);
-    pthread_mutex_unlock(&s->lock);
+    pthread_cond_broadcast(&progress);
     return dropped;
 }
 
@@ -294,75 +690,91 @@ static aclError destroy_stream(const char *api, aclrtStream handle, int force) {
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
     if (handle == NULL)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                            "%s: stream is NULL (the default stream cannot be destroyed)", api);
-    pthread_mutex_lock(&streams_lock);
-    stream **link = &live_streams;
-    while (*link != NULL && *link != handle) link = &(*link)->next_live;
-    stream *s = *link;
-    if (s != NULL) {
-        *link = s->next_live; /* unlinked: no new work and no new pin can reach it */
-        wait_unpinned_locked(s);
-    }
-    pthread_mutex_unlock(&streams_lock);
-    if (s == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream %p is not a live stream", api, handle);
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream is NULL (the default stream cannot be destroyed)",
+                            api);
+    held_stream h;
+    if ((status = hold_stream(api, handle, &h)) != ACL_SUCCESS) return status;
+    pthread_mutex_lock(&sched);
     if (force) {
-        size_t dropped = stream_drop_queued(s);
+        size_t dropped = drop_queued_locked(h.s);
         if (dropped > 0)
-            mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "%s: dropped %zu task(s) that had not started", api, dropped);
+            mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "%s: dropped %zu queued node(s) that had not started", api, dropped);
+        while (h.s->running) pthread_cond_wait(&progress, &sched);
+    } else {
+        wait_stream_locked(h.s, h.s->queued, -1);
     }
-    stream_free(s);
+    pthread_mutex_unlock(&sched);
+    int won = mgrt_handle_release(handle, MGRT_HANDLE_STREAM);
+    release_held(&h); /* the last pin: the stream retires here (or with a racing user's pin) */
+    if (!won)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream %p %s", api, handle,
+                            mgrt_handle_describe(handle, MGRT_HANDLE_STREAM));
     return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyStream(aclrtStream handle) { return destroy_stream("aclrtDestroyStream", handle, 0); }
 
 /* CANN: destroys at once, without waiting for the queued work. A task already running
-   finishes (a CPU cannot stop it halfway); the ones that have not started are dropped. */
+   finishes (a CPU cannot stop it halfway); the nodes that have not started are dropped. */
 aclError aclrtDestroyStreamForce(aclrtStream handle) { return destroy_stream("aclrtDestroyStreamForce", handle, 1); }
 
-static aclError synchronize_pinned(stream *s) {
-    char message[STREAM_MESSAGE_CAPACITY];
-    int32_t first_error = stream_drain(s, message, sizeof message);
-    unpin(s);
-    if (first_error != 0) {
-        mgrt_set_recent_error(message);
-        mgrt_log(MGRT_LOG_ERROR, "RUNTIME", "aclrtSynchronizeStream: queued work failed, error code %d: %s",
-                 (int)first_error, message);
-    }
-    return first_error;
+static aclError synchronize_stream(const char *api, aclrtStream handle, int32_t timeout) {
+    aclError status = check_timeout(api, timeout);
+    if (status != ACL_SUCCESS) return status;
+    held_stream h;
+    if ((status = hold_stream(api, handle, &h)) != ACL_SUCCESS) return status;
+    status = synchronize_held(api, h.s, handle, timeout);
+    release_held(&h);
+    return status;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream handle) {
-    aclError status = rt_require_init("aclrtSynchronizeStream");
-    if (status != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&streams_lock);
-    stream *s = resolve_locked("aclrtSynchronizeStream", handle, &status);
-    if (s != NULL) s->pins++;
-    pthread_mutex_unlock(&streams_lock);
-    if (s == NULL) return status;
-    return synchronize_pinned(s);
+    return synchronize_stream("aclrtSynchronizeStream", handle, -1);
 }
 
-/* Pins every live stream (the default one first); *count is how many. NULL with *count 0
-   when there are none; NULL with *count -1 if memory runs out. streams_lock not held.
-   Plain malloc, not mgrt_malloc: memory calls wait through this, and a test that injects
-   an allocation fault into an operator call must not have it spent here. */
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream handle, int32_t timeout) {
+    return synchronize_stream("aclrtSynchronizeStreamWithTimeout", handle, timeout);
+}
+
+aclError aclrtStreamQuery(aclrtStream handle, aclrtStreamStatus *status_out) {
+    static const char api[] = "aclrtStreamQuery";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (status_out == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is NULL");
+    held_stream h;
+    if ((status = hold_stream(api, handle, &h)) != ACL_SUCCESS) return status;
+    pthread_mutex_lock(&sched);
+    int done = h.s->finished == h.s->queued;
+    /* A lone task may be waiting for a synchronize to run it: a program polling this call
+       must see it finish, so hand the work to the worker. */
+    if (!done) wake_worker_locked(h.s);
+    pthread_mutex_unlock(&sched);
+    release_held(&h);
+    *status_out = done ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+/* Pins every live stream (sched not held); *count is how many. NULL with *count 0 when there
+   are none, NULL with *count -1 when memory runs out. Plain malloc: memory calls wait through
+   this, and MISHGRAD_FAULT_ALLOC's count must not change with them. */
 static stream **pin_all(long *count) {
-    pthread_mutex_lock(&streams_lock);
-    size_t n = default_stream != NULL;
-    for (stream *s = live_streams; s != NULL; s = s->next_live) n++;
+    pthread_mutex_lock(&sched);
+    size_t n = 0;
+    for (stream *s = live_streams; s != NULL; s = s->next_live)
+        if (!s->retiring) n++;
     stream **pinned = n > 0 ? malloc(n * sizeof *pinned) : NULL;
     if (n > 0 && pinned == NULL) {
-        pthread_mutex_unlock(&streams_lock);
+        pthread_mutex_unlock(&sched);
         *count = -1;
         return NULL;
     }
     size_t at = 0;
-    if (default_stream != NULL) pinned[at++] = default_stream;
-    for (stream *s = live_streams; s != NULL; s = s->next_live) pinned[at++] = s;
-    for (size_t i = 0; i < n; i++) pinned[i]->pins++;
-    pthread_mutex_unlock(&streams_lock);
+    for (stream *s = live_streams; s != NULL; s = s->next_live)
+        if (!s->retiring) {
+            pinned[at++] = s;
+            pin_locked(s);
+        }
+    pthread_mutex_unlock(&sched);
     *count = (long)n;
     return pinned;
 }
@@ -371,91 +783,709 @@ void rt_streams_wait_all(void) {
     long count = 0;
     stream **pinned = pin_all(&count);
     for (long i = 0; i < count; i++) {
-        stream_drain(pinned[i], NULL, 0);
+        pthread_mutex_lock(&sched);
+        wait_stream_locked(pinned[i], pinned[i]->queued, -1);
+        pthread_mutex_unlock(&sched);
         unpin(pinned[i]);
     }
     free(pinned);
 }
 
-aclError aclrtSynchronizeDevice(void) {
-    aclError status = rt_require_init("aclrtSynchronizeDevice");
+static aclError synchronize_device(const char *api, int32_t timeout) {
+    aclError status = check_timeout(api, timeout);
     if (status != ACL_SUCCESS) return status;
-    /* Pin every live stream at once, then wait for each. */
+    if ((status = rt_require_context(api)) != ACL_SUCCESS) return status;
     long count = 0;
     stream **pinned = pin_all(&count);
-    if (count < 0)
-        return mgrt_fail_at("aclrtSynchronizeDevice", ACL_ERROR_RT_MEMORY_ALLOCATION,
-                            "aclrtSynchronizeDevice: out of memory");
+    if (count < 0) return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
     aclError first = ACL_SUCCESS;
+    struct timespec deadline = deadline_after(timeout > 0 ? timeout : 0);
     for (long i = 0; i < count; i++) {
-        aclError each = synchronize_pinned(pinned[i]);
-        if (first == ACL_SUCCESS) first = each;
+        int32_t left = timeout;
+        if (timeout > 0) { /* what remains of the limit */
+            struct timespec now;
+            clock_gettime(CLOCK_REALTIME, &now);
+            int64_t ms = (int64_t)(deadline.tv_sec - now.tv_sec) * 1000 + (deadline.tv_nsec - now.tv_nsec) / 1000000;
+            left = ms > 0 ? (int32_t)ms : 0;
+        }
+        if (first == ACL_SUCCESS || first != ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+            aclError each = synchronize_held(api, pinned[i], pinned[i]->token, left);
+            if (first == ACL_SUCCESS) first = each;
+        }
+        unpin(pinned[i]);
     }
     free(pinned);
     return first;
 }
 
-int32_t mgrt_stream_submit(const char *api, aclrtStream handle, mgrt_task_run_fn run, mgrt_task_release_fn release,
-                           void *task, uint64_t work_elements) {
-    task_node *node = mgrt_malloc(sizeof *node);
-    if (node == NULL) {
-        release(task);
-        return mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory queueing work on stream %p", api, handle);
+aclError aclrtSynchronizeDevice(void) { return synchronize_device("aclrtSynchronizeDevice", -1); }
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    return synchronize_device("aclrtSynchronizeDeviceWithTimeout", timeout);
+}
+
+/* ---- queueing, with the race check ----------------------------------------------------------------- */
+
+static int ranges_overlap(const mgrt_access *a, const mgrt_access *b) {
+    if (a->bytes == 0 || b->bytes == 0) return 0;
+    uintptr_t a0 = (uintptr_t)a->ptr, b0 = (uintptr_t)b->ptr;
+    return a0 < b0 + b->bytes && b0 < a0 + a->bytes;
+}
+
+/* A task of `s` that conflicts with `node`'s accesses and is not ordered before them. */
+static const task_node *conflicting_task(const stream *s, const task_node *node, const mgrt_access **mine,
+                                         const mgrt_access **theirs) {
+    const task_node *candidates[1] = {s->current};
+    for (int pass = 0; pass < 2; pass++) {
+        const task_node *t = pass == 0 ? candidates[0] : s->head;
+        for (; t != NULL; t = pass == 0 ? NULL : t->next) {
+            if (t->kind != NODE_TASK || t->access_count == 0) continue;
+            for (size_t i = 0; i < node->access_count; i++)
+                for (size_t j = 0; j < t->access_count; j++)
+                    if ((node->accesses[i].write || t->accesses[j].write) &&
+                        ranges_overlap(&node->accesses[i], &t->accesses[j])) {
+                        *mine = &node->accesses[i];
+                        *theirs = &t->accesses[j];
+                        return t;
+                    }
+        }
     }
+    return NULL;
+}
+
+/* Appends `node` to `s` (sched held). Returns 0, or a race status with the message set. */
+static aclError append_locked(const char *api, stream *s, aclrtStream handle, task_node *node, int wake_now) {
+    if (node->access_count > 0) {
+        for (stream *other = live_streams; other != NULL; other = other->next_live) {
+            if (other == s || other->finished == other->queued) continue;
+            const mgrt_access *mine = NULL, *theirs = NULL;
+            const task_node *t = conflicting_task(other, node, &mine, &theirs);
+            if (t == NULL || t->sequence <= vclock_get(&s->known, other->id)) continue;
+            char here[64], there[64];
+            stream_name(handle, here, sizeof here);
+            if (other->token != NULL)
+                snprintf(there, sizeof there, "stream %p", other->token);
+            else
+                snprintf(there, sizeof there, "a default stream");
+            return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                                "%s: cross-stream race: work queued on %s %s [%p, +%llu bytes), which unfinished "
+                                "work on %s %s [%p, +%llu bytes), and no event orders the two; record an event "
+                                "on %s and call aclrtStreamWaitEvent on %s first (or synchronize %s)",
+                                api, here, mine->write ? "writes" : "reads", mine->ptr,
+                                (unsigned long long)mine->bytes, there, theirs->write ? "writes" : "reads",
+                                theirs->ptr, (unsigned long long)theirs->bytes, there, here, there);
+        }
+    }
+    node->sequence = ++s->queued;
+    node->next = NULL;
+    if (s->tail != NULL) s->tail->next = node; else s->head = node;
+    s->tail = node;
+    if (wake_now || s->queued - s->finished >= WAKE_WORKER_QUEUE_LENGTH) wake_worker_locked(s);
+    return ACL_SUCCESS;
+}
+
+static task_node *new_node(node_kind kind) {
+    task_node *node = mgrt_calloc(1, sizeof *node);
+    if (node != NULL) node->kind = kind;
+    return node;
+}
+
+/* Queues a task; on failure its release runs and nothing was queued. Acl status. */
+static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_fn run, mgrt_task_release_fn release,
+                            void *task, uint64_t work_elements, const mgrt_access *accesses, size_t access_count,
+                            held_stream *keep, uint64_t *sequence) {
+    task_node *node = new_node(NODE_TASK);
+    mgrt_access *copy = access_count ? malloc(access_count * sizeof *copy) : NULL;
+    if (node == NULL || (access_count && copy == NULL)) {
+        mgrt_free(node);
+        free(copy);
+        release(task);
+        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory queueing work", api);
+    }
+    if (access_count) memcpy(copy, accesses, access_count * sizeof *copy);
     node->run = run;
     node->release = release;
     node->task = task;
-    node->injected_fault = 0;
-    node->next = NULL;
-    aclError status = ACL_SUCCESS;
-    /* streams_lock is held while queueing so the stream cannot be destroyed meanwhile. */
-    pthread_mutex_lock(&streams_lock);
-    stream *s = resolve_locked(api, handle, &status);
-    if (s != NULL) {
-        pthread_mutex_lock(&s->lock);
-        node->sequence = ++s->queued;
-        node->injected_fault = rt_fault_step_planned();
-        if (s->tail != NULL)
-            s->tail->next = node;
-        else
-            s->head = node;
-        s->tail = node;
-        if (work_elements >= WAKE_WORKER_ELEMENTS || s->queued - s->finished >= WAKE_WORKER_QUEUE_LENGTH)
-            pthread_cond_signal(&s->work_ready);
-        pthread_mutex_unlock(&s->lock);
+    node->accesses = copy;
+    node->access_count = access_count;
+    held_stream h;
+    aclError status = hold_stream(api, handle, &h);
+    if (status == ACL_SUCCESS) {
+        pthread_mutex_lock(&sched);
+        status = accepting_work ? append_locked(api, h.s, handle, node, work_elements >= WAKE_WORKER_ELEMENTS)
+                                : mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
+        if (status == ACL_SUCCESS) {
+            node->injected_fault = rt_fault_step_planned();
+            if (sequence) *sequence = node->sequence;
+        }
+        pthread_mutex_unlock(&sched);
     }
-    pthread_mutex_unlock(&streams_lock);
-    if (s != NULL) return ACL_SUCCESS;
-    mgrt_free(node);
-    release(task);
-    if (status == ACL_ERROR_UNINITIALIZE) return ACLNN_ERR_RUNTIME_ERROR;
-    /* A stranger handle is the caller's mistake; a default stream that cannot start is ours. */
-    return handle != NULL ? ACLNN_ERR_PARAM_INVALID : ACLNN_ERR_INNER;
+    if (status != ACL_SUCCESS) {
+        free(copy);
+        mgrt_free(node);
+        release(task);
+    }
+    if (status == ACL_SUCCESS && keep != NULL)
+        *keep = h;
+    else
+        release_held(&h);
+    return status;
 }
 
+int32_t mgrt_stream_submit_access(const char *api, aclrtStream handle, mgrt_task_run_fn run,
+                                  mgrt_task_release_fn release, void *task, uint64_t work_elements,
+                                  const mgrt_access *accesses, size_t access_count) {
+    aclError status =
+        submit_task(api, handle, run, release, task, work_elements, accesses, access_count, NULL, NULL);
+    switch (status) {
+    case ACL_SUCCESS: return 0;
+    case ACL_ERROR_INVALID_PARAM: return ACLNN_ERR_PARAM_INVALID;       /* not a live stream */
+    case ACL_ERROR_RT_PARAM_INVALID: return ACLNN_ERR_PARAM_INVALID;    /* a race with another stream */
+    case ACL_ERROR_UNINITIALIZE:
+    case ACL_ERROR_RT_CONTEXT_NULL: return ACLNN_ERR_RUNTIME_ERROR;
+    default: return ACLNN_ERR_INNER;
+    }
+}
+
+int32_t mgrt_stream_submit(const char *api, aclrtStream handle, mgrt_task_run_fn run, mgrt_task_release_fn release,
+                           void *task, uint64_t work_elements) {
+    return mgrt_stream_submit_access(api, handle, run, release, task, work_elements, NULL, 0);
+}
+
+aclError rt_stream_submit_acl(const char *api, aclrtStream handle, mgrt_task_run_fn run,
+                              mgrt_task_release_fn release, void *task, const mgrt_access *accesses,
+                              size_t access_count, int wait_done) {
+    held_stream h = {NULL, NULL};
+    uint64_t sequence = 0;
+    aclError status = submit_task(api, handle, run, release, task, wait_done ? WAKE_WORKER_ELEMENTS : 0, accesses,
+                                  access_count, wait_done ? &h : NULL, &sequence);
+    if (status != ACL_SUCCESS || !wait_done) return status;
+    /* Returns once the task has run (a copy from pageable host memory, as CANN does). Its
+       error, if any, stays for the stream's synchronize. */
+    pthread_mutex_lock(&sched);
+    wait_stream_locked(h.s, sequence, -1);
+    pthread_mutex_unlock(&sched);
+    release_held(&h);
+    return ACL_SUCCESS;
+}
+
+int mgrt_stream_is_valid(aclrtStream handle) {
+    if (!mgrt_initialized()) return 0;
+    if (handle == NULL) return 1;
+    return mgrt_handle_state_of(handle, MGRT_HANDLE_STREAM) == MGRT_HANDLE_LIVE;
+}
+
+/* ---- events -------------------------------------------------------------------------------------------- */
+
+static void event_handle_destroyed(void *object) {
+    pthread_mutex_lock(&sched);
+    event_unref_locked(object);
+    pthread_mutex_unlock(&sched);
+}
+
+static aclError create_event(const char *api, aclrtEvent *handle, uint32_t flags, int made_by) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
+    if ((status = rt_require_context(api)) != ACL_SUCCESS) return status;
+    const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
+                           ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+    if (made_by != 0) {
+        if (flags == 0 || (flags & ~known))
+            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                "%s: flag 0x%x is not a combination of ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE, "
+                                "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ...",
+                                api, (unsigned)flags);
+        uint32_t alone = made_by == 1 ? ACL_EVENT_EXTERNAL : ACL_EVENT_IPC;
+        if ((flags & alone) && flags != alone)
+            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s cannot be combined with other flags (flag 0x%x)",
+                                api, made_by == 1 ? "ACL_EVENT_EXTERNAL" : "ACL_EVENT_IPC", (unsigned)flags);
+        if (flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC | ACL_EVENT_DEVICE_USE_ONLY))
+            return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                "%s: flag 0x%x asks for graph-capture, IPC or device-only events, which this CPU "
+                                "runtime does not support",
+                                api, (unsigned)flags);
+        if (made_by == 1 && (flags & ~(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE)))
+            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: flag 0x%x is not supported", api, (unsigned)flags);
+    }
+    event *ev = mgrt_calloc(1, sizeof *ev);
+    if (ev == NULL) return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for an event", api);
+    ev->flags = flags;
+    ev->made_by = made_by;
+    ev->refs = 1;
+    void *token = mgrt_handle_register(MGRT_HANDLE_EVENT, ev, event_handle_destroyed);
+    if (token == NULL) {
+        mgrt_free(ev);
+        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering an event", api);
+    }
+    ev->token = token;
+    *handle = token;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event) { return create_event("aclrtCreateEvent", event, 0, 0); }
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
+    return create_event("aclrtCreateEventWithFlag", event, flag, 1);
+}
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag) {
+    return create_event("aclrtCreateEventExWithFlag", event, flag, 2);
+}
+
+/* The event behind `handle`, pinned in the registry (unpin with mgrt_handle_unpin). */
+static event *pin_event(const char *api, aclrtEvent handle, aclError *status) {
+    *status = rt_require_init(api);
+    if (*status != ACL_SUCCESS) return NULL;
+    if (handle == NULL) {
+        *status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
+        return NULL;
+    }
+    event *ev = mgrt_handle_pin(handle, MGRT_HANDLE_EVENT);
+    if (ev == NULL)
+        *status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: event %p %s", api, handle,
+                               mgrt_handle_describe(handle, MGRT_HANDLE_EVENT));
+    return ev;
+}
+
+aclError aclrtDestroyEvent(aclrtEvent handle) {
+    static const char api[] = "aclrtDestroyEvent";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event is NULL");
+    /* Outstanding records and waits keep the object until they are done (CANN: destroying an
+       event before it completes does not block). */
+    if (!mgrt_handle_release(handle, MGRT_HANDLE_EVENT))
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: event %p %s", handle,
+                            mgrt_handle_describe(handle, MGRT_HANDLE_EVENT));
+    return ACL_SUCCESS;
+}
+
+/* Queues an event node on `stream`. */
+static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream stream_handle, node_kind kind) {
+    aclError status;
+    event *ev = pin_event(api, handle, &status);
+    if (ev == NULL) return status;
+    if (kind == NODE_RESET && !(ev->made_by == 1 && (ev->flags & ACL_EVENT_SYNC))) {
+        mgrt_handle_unpin(handle);
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "%s: event %p was not created by aclrtCreateEventWithFlag with ACL_EVENT_SYNC; only "
+                            "such events can be reset",
+                            api, handle);
+    }
+    if (kind == NODE_WAIT && ev->made_by != 0 && !(ev->flags & ACL_EVENT_SYNC)) {
+        mgrt_handle_unpin(handle);
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "%s: event %p was created with flag 0x%x, without ACL_EVENT_SYNC, so streams cannot "
+                            "wait for it",
+                            api, handle, (unsigned)ev->flags);
+    }
+    held_stream h;
+    if ((status = hold_stream(api, stream_handle, &h)) != ACL_SUCCESS) {
+        mgrt_handle_unpin(handle);
+        return status;
+    }
+    task_node *node = new_node(kind);
+    pthread_mutex_lock(&sched);
+    if (node == NULL) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
+    } else if (!accepting_work) {
+        status = mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
+    } else if (kind == NODE_WAIT && ev->records == ev->completed) {
+        /* Nothing pending to wait for (never recorded, or already complete): no node. The
+           ordering still counts for the race check. */
+        if (ev->records > 0 && !vclock_merge(&h.s->known, &ev->record_known))
+            status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
+        mgrt_free(node);
+        node = NULL;
+    } else {
+        node->ev = ev;
+        ev->refs++;
+        if (kind == NODE_RECORD) {
+            node->generation = ++ev->records;
+        } else if (kind == NODE_WAIT) {
+            node->generation = ev->records;
+            ev->waits_queued++;
+        }
+        status = append_locked(api, h.s, stream_handle, node, 1);
+        if (status == ACL_SUCCESS && kind == NODE_RECORD) {
+            ev->record_stream = h.s;
+            ev->record_sequence = node->sequence;
+            /* The record orders everything queued before it on its stream, and what that
+               stream had itself waited for. */
+            if (!vclock_copy(&ev->record_known, &h.s->known) ||
+                !vclock_raise(&ev->record_known, h.s->id, node->sequence))
+                ev->record_known.count = 0; /* out of memory: ordering unknown, checks stay safe */
+        } else if (status == ACL_SUCCESS && kind == NODE_WAIT) {
+            (void)vclock_merge(&h.s->known, &ev->record_known); /* out of memory: fewer orderings known */
+        }
+        if (status != ACL_SUCCESS) {
+            ev->refs--;
+            mgrt_free(node);
+        }
+    }
+    pthread_mutex_unlock(&sched);
+    release_held(&h);
+    mgrt_handle_unpin(handle);
+    return status;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    return queue_event_node("aclrtRecordEvent", event, stream, NODE_RECORD);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    return queue_event_node("aclrtResetEvent", event, stream, NODE_RESET);
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    return queue_event_node("aclrtStreamWaitEvent", event, stream, NODE_WAIT);
+}
+
+static aclError query_event(const char *api, aclrtEvent handle, int *complete, int waits) {
+    aclError status;
+    event *ev = pin_event(api, handle, &status);
+    if (ev == NULL) return status;
+    if (waits && ev->made_by == 2) {
+        mgrt_handle_unpin(handle);
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: event %p comes from aclrtCreateEventExWithFlag, which this query does not support",
+                            api, handle);
+    }
+    pthread_mutex_lock(&sched);
+    *complete = waits ? ev->waits_done == ev->waits_queued : ev->completed == ev->records;
+    /* A record still pending behind a lone task: let the worker run it, so polling ends. */
+    if (!*complete && !waits && ev->record_stream != NULL) wake_worker_locked(ev->record_stream);
+    pthread_mutex_unlock(&sched);
+    mgrt_handle_unpin(handle);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+    static const char api[] = "aclrtQueryEventStatus";
+    aclError rc = rt_require_init(api);
+    if (rc != ACL_SUCCESS) return rc;
+    if (status == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is NULL");
+    int complete = 0;
+    if ((rc = query_event(api, event, &complete, 0)) != ACL_SUCCESS) return rc;
+    *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
+    static const char api[] = "aclrtQueryEvent";
+    aclError rc = rt_require_init(api);
+    if (rc != ACL_SUCCESS) return rc;
+    if (status == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is NULL");
+    int complete = 0;
+    if ((rc = query_event(api, event, &complete, 0)) != ACL_SUCCESS) return rc;
+    *status = complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
+    static const char api[] = "aclrtQueryEventWaitStatus";
+    aclError rc = rt_require_init(api);
+    if (rc != ACL_SUCCESS) return rc;
+    if (status == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtQueryEventWaitStatus: status is NULL");
+    int complete = 0;
+    if ((rc = query_event(api, event, &complete, 1)) != ACL_SUCCESS) return rc;
+    *status = complete ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+static aclError synchronize_event(const char *api, aclrtEvent handle, int32_t timeout) {
+    aclError status = check_timeout(api, timeout);
+    if (status != ACL_SUCCESS) return status;
+    event *ev = pin_event(api, handle, &status);
+    if (ev == NULL) return status;
+    pthread_mutex_lock(&sched);
+    const uint64_t target = ev->records;
+    struct timespec deadline = deadline_after(timeout > 0 ? timeout : 0);
+    int timed_out = 0;
+    while (ev->completed < target && !timed_out) {
+        stream *s = ev->record_stream; /* alive while the record is pending (it is queued) */
+        if (timeout < 0 && !s->running && s->head != NULL && s->head->sequence <= ev->record_sequence) {
+            if (step_locked(s)) continue;
+        }
+        if (timeout >= 0) wake_worker_locked(s);
+        if (timeout < 0)
+            pthread_cond_wait(&progress, &sched);
+        else if (timeout == 0 ||
+                 (pthread_cond_timedwait(&progress, &sched, &deadline) == ETIMEDOUT && ev->completed < target))
+            timed_out = 1;
+    }
+    pthread_mutex_unlock(&sched);
+    mgrt_handle_unpin(handle);
+    if (timed_out)
+        return mgrt_fail_at(api, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %p did not complete within %d ms", api,
+                            handle, (int)timeout);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return synchronize_event("aclrtSynchronizeEvent", event, -1); }
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    return synchronize_event("aclrtSynchronizeEventWithTimeout", event, timeout);
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    static const char api[] = "aclrtEventElapsedTime";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (ms == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: ms is NULL");
+    event *start = pin_event(api, startEvent, &status);
+    if (start == NULL) return status;
+    event *end = pin_event(api, endEvent, &status);
+    if (end == NULL) {
+        mgrt_handle_unpin(startEvent);
+        return status;
+    }
+    pthread_mutex_lock(&sched);
+    const char *which = NULL;
+    int never = 0;
+    if (start->records == 0 || end->records == 0) {
+        which = start->records == 0 ? "startEvent" : "endEvent";
+        never = 1;
+    } else if (start->completed != start->records || end->completed != end->records) {
+        which = start->completed != start->records ? "startEvent" : "endEvent";
+    }
+    uint64_t t0 = start->stamp_ns, t1 = end->stamp_ns;
+    pthread_mutex_unlock(&sched);
+    mgrt_handle_unpin(startEvent);
+    mgrt_handle_unpin(endEvent);
+    if (which != NULL && never) /* CANN: "event recorder null" */
+        return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "aclrtEventElapsedTime: %s has never been recorded",
+                            which);
+    if (which != NULL) /* CANN: an unfinished record has no valid time stamp */
+        return mgrt_fail_at(api, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                            "aclrtEventElapsedTime: %s's latest record has not completed yet; synchronize its "
+                            "stream or the event first",
+                            which);
+    *ms = (float)(((double)t1 - (double)t0) / 1e6);
+    return ACL_SUCCESS;
+}
+
+/* ---- host callbacks ------------------------------------------------------------------------------------ */
+
+static subscriber *find_subscriber_locked(uint64_t thread_id) {
+    for (subscriber *sub = subscribers; sub != NULL; sub = sub->next)
+        if (sub->thread_id == thread_id) return sub;
+    return NULL;
+}
+
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
+    static const char api[] = "aclrtSubscribeReport";
+    held_stream h;
+    aclError status = hold_stream(api, stream_handle, &h);
+    if (status != ACL_SUCCESS) return status;
+    char name[64];
+    pthread_mutex_lock(&sched);
+    subscriber *sub = find_subscriber_locked(threadId);
+    if (h.s->sub != NULL) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                              "%s: %s already has a subscribed thread (%llu); one thread per stream", api,
+                              stream_name(stream_handle, name, sizeof name), (unsigned long long)h.s->sub->thread_id);
+    } else if (sub == NULL && subscriber_count >= MAX_SUBSCRIBED_THREADS) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: %d threads are subscribed already (the limit)",
+                              api, MAX_SUBSCRIBED_THREADS);
+    } else {
+        if (sub == NULL) {
+            sub = mgrt_calloc(1, sizeof *sub);
+            if (sub == NULL) {
+                status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
+            } else {
+                sub->thread_id = threadId;
+                sub->next = subscribers;
+                subscribers = sub;
+                subscriber_count++;
+            }
+        }
+        if (sub != NULL) {
+            sub->streams++;
+            h.s->sub = sub;
+        }
+    }
+    pthread_mutex_unlock(&sched);
+    release_held(&h);
+    return status;
+}
+
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
+    static const char api[] = "aclrtUnSubscribeReport";
+    held_stream h;
+    aclError status = hold_stream(api, stream_handle, &h);
+    if (status != ACL_SUCCESS) return status;
+    char name[64];
+    pthread_mutex_lock(&sched);
+    if (h.s->sub == NULL || h.s->sub->thread_id != threadId) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: thread %llu is not subscribed to %s", api,
+                              (unsigned long long)threadId, stream_name(stream_handle, name, sizeof name));
+    } else {
+        h.s->sub->streams--;
+        h.s->sub = NULL;
+    }
+    pthread_mutex_unlock(&sched);
+    release_held(&h);
+    return status;
+}
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream_handle) {
+    static const char api[] = "aclrtLaunchCallback";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (fn == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is NULL");
+    if (blockType != ACL_CALLBACK_BLOCK && blockType != ACL_CALLBACK_NO_BLOCK)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "aclrtLaunchCallback: blockType %d is neither ACL_CALLBACK_BLOCK nor ACL_CALLBACK_NO_BLOCK",
+                            (int)blockType);
+    held_stream h;
+    if ((status = hold_stream(api, stream_handle, &h)) != ACL_SUCCESS) return status;
+    task_node *node = new_node(NODE_CALLBACK);
+    report *rep = mgrt_calloc(1, sizeof *rep);
+    char name[64];
+    pthread_mutex_lock(&sched);
+    if (node == NULL || rep == NULL) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
+    } else if (!accepting_work) {
+        status = mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
+    } else if (h.s->sub == NULL) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_STREAM_NO_CB_REG,
+                              "%s: no thread is subscribed to %s; call aclrtSubscribeReport first", api,
+                              stream_name(stream_handle, name, sizeof name));
+    } else {
+        rep->fn = fn;
+        rep->user_data = userData;
+        rep->block = blockType == ACL_CALLBACK_BLOCK;
+        node->rep = rep;
+        status = append_locked(api, h.s, stream_handle, node, 1);
+    }
+    if (status != ACL_SUCCESS) {
+        mgrt_free(node);
+        mgrt_free(rep);
+    }
+    pthread_mutex_unlock(&sched);
+    release_held(&h);
+    return status;
+}
+
+aclError aclrtProcessReport(int32_t timeout) {
+    static const char api[] = "aclrtProcessReport";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (timeout < -1 || timeout == 0)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "aclrtProcessReport: timeout %d is invalid; use -1 (wait for ever) or a number of "
+                            "milliseconds > 0",
+                            (int)timeout);
+    uint64_t me = (uint64_t)pthread_self();
+    pthread_mutex_lock(&sched);
+    subscriber *sub = find_subscriber_locked(me);
+    if (sub == NULL || (sub->streams == 0 && sub->head == NULL)) {
+        pthread_mutex_unlock(&sched);
+        return mgrt_fail_at(api, ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                            "aclrtProcessReport: the calling thread (%llu) is not subscribed to any stream "
+                            "(aclrtSubscribeReport)",
+                            (unsigned long long)me);
+    }
+    struct timespec deadline = deadline_after(timeout > 0 ? timeout : 0);
+    while (sub->head == NULL) {
+        if (timeout < 0) {
+            pthread_cond_wait(&progress, &sched);
+        } else if (pthread_cond_timedwait(&progress, &sched, &deadline) == ETIMEDOUT && sub->head == NULL) {
+            pthread_mutex_unlock(&sched);
+            return mgrt_fail_at(api, ACL_ERROR_RT_REPORT_TIMEOUT,
+                                "aclrtProcessReport: no callback came within %d ms", (int)timeout);
+        }
+    }
+    /* Run every callback posted so far, in order, outside the lock. */
+    report *list = sub->head;
+    sub->head = sub->tail = NULL;
+    pthread_mutex_unlock(&sched);
+    while (list != NULL) {
+        report *next = list->next;
+        list->fn(list->user_data);
+        pthread_mutex_lock(&sched);
+        if (!list->block || list->abandoned)
+            mgrt_free(list);
+        else
+            list->done = 1; /* the stream frees it as it moves on */
+        pthread_cond_broadcast(&progress);
+        pthread_mutex_unlock(&sched);
+        list = next;
+    }
+    return ACL_SUCCESS;
+}
+
+/* ---- initialisation and finalisation ---------------------------------------------------------------- */
+
 void rt_streams_open(void) {
-    pthread_mutex_lock(&streams_lock);
+    pthread_mutex_lock(&sched);
     accepting_work = 1;
-    pthread_mutex_unlock(&streams_lock);
+    pthread_mutex_unlock(&sched);
+}
+
+void rt_stream_release_default(rt_context *ctx) {
+    pthread_mutex_lock(&sched);
+    stream *s = ctx->default_stream;
+    ctx->default_stream = NULL;
+    int retire = 0;
+    if (s != NULL) {
+        wait_stream_locked(s, s->queued, -1);
+        s->released = 1;
+        retire = s->pins == 0 && !s->retiring;
+        if (retire) s->retiring = 1;
+    }
+    pthread_mutex_unlock(&sched);
+    if (retire) stream_retire(s);
 }
 
 size_t rt_streams_destroy_all(void) {
-    pthread_mutex_lock(&streams_lock);
+    pthread_mutex_lock(&sched);
     accepting_work = 0;
-    stream *list = live_streams;
-    stream *fallback = default_stream;
-    live_streams = NULL;
-    default_stream = NULL;
-    for (stream *s = list; s != NULL; s = s->next_live) wait_unpinned_locked(s);
-    if (fallback != NULL) wait_unpinned_locked(fallback);
-    pthread_mutex_unlock(&streams_lock);
-    size_t count = 0;
-    while (list != NULL) {
-        stream *next = list->next_live;
-        stream_free(list);
-        list = next;
-        count++;
+    /* Finish what can finish; a node that can never run (a blocking callback nobody processes,
+       say) is dropped by its worker once it is told to stop. */
+    size_t user_streams = 0;
+    for (stream *s = live_streams; s != NULL; s = s->next_live) {
+        if (s->token != NULL && !s->released) user_streams++;
+        wake_worker_locked(s);
     }
-    if (fallback != NULL) stream_free(fallback);
-    return count;
+    pthread_mutex_unlock(&sched);
+    /* User streams: release their handles (a racing call's pin defers the retirement). */
+    long count = 0;
+    stream **all = pin_all(&count);
+    for (long i = 0; i < count; i++) {
+        pthread_mutex_lock(&sched);
+        stream *s = all[i];
+        s->stopping = 1; /* the worker drains, dropping what is blocked */
+        wake_worker_locked(s);
+        pthread_cond_broadcast(&progress);
+        while (s->head != NULL || s->running) pthread_cond_wait(&progress, &sched);
+        void *token = s->token;
+        pthread_mutex_unlock(&sched);
+        if (token != NULL) mgrt_handle_release(token, MGRT_HANDLE_STREAM);
+        pthread_mutex_lock(&sched);
+        if (s->owner != NULL && s->owner->default_stream == s) s->owner->default_stream = NULL;
+        s->released = 1;
+        pthread_mutex_unlock(&sched);
+        unpin(s);
+    }
+    free(all);
+    /* Every stream is retired once its last racing pin is dropped: wait for that, so that
+       nothing queued can touch the memory aclFinalize releases next. */
+    pthread_mutex_lock(&sched);
+    while (live_stream_count > 0) pthread_cond_wait(&progress, &sched);
+    /* Callbacks posted and never processed. */
+    while (subscribers != NULL) {
+        subscriber *sub = subscribers;
+        subscribers = sub->next;
+        while (sub->head != NULL) {
+            report *rep = sub->head;
+            sub->head = rep->next;
+            mgrt_free(rep);
+        }
+        mgrt_free(sub);
+    }
+    subscriber_count = 0;
+    pthread_mutex_unlock(&sched);
+    return user_streams;
 }

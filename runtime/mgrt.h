@@ -100,6 +100,21 @@ typedef void (*mgrt_task_release_fn)(void *task);
    an unfinished one, wakes the stream's worker so the work overlaps with the host. */
 MGRT_API int32_t mgrt_stream_submit(const char *api, aclrtStream stream, mgrt_task_run_fn run,
                                     mgrt_task_release_fn release, void *task, uint64_t work_elements);
+
+/* A byte range a queued task reads (write == 0) or writes (write == 1). */
+typedef struct mgrt_access {
+    const void *ptr;
+    uint64_t bytes;
+    int write;
+} mgrt_access;
+/* mgrt_stream_submit with the ranges the task reads and writes (copied; may be NULL with
+   access_count 0). A task whose ranges overlap, one side writing, those of unfinished work
+   queued on another stream that no event wait orders before it is refused: 161002, with a
+   message naming both streams and the ranges (on a device the two would race). Also 361001
+   when the calling thread has no current context. */
+MGRT_API int32_t mgrt_stream_submit_access(const char *api, aclrtStream stream, mgrt_task_run_fn run,
+                                           mgrt_task_release_fn release, void *task, uint64_t work_elements,
+                                           const mgrt_access *accesses, size_t access_count);
 /* 1 when `stream` is NULL or a live stream created by aclrtCreateStream (and the runtime
    is initialized). */
 MGRT_API int mgrt_stream_is_valid(aclrtStream stream);

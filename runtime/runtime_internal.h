@@ -32,15 +32,35 @@ size_t rt_streams_destroy_all(void);
 /* acl_init.c: 0 or ACL_ERROR_UNINITIALIZE with the message set, naming `api`. */
 aclError rt_require_init(const char *api);
 
-/* acl_objects.c: the live runtime objects, by address and kind. */
-enum { RT_OBJECT_DATA_BUFFER = 1, RT_OBJECT_EVENT = 2, RT_OBJECT_CONTEXT = 3 };
-int rt_object_add(int kind, const void *object); /* 0 when memory runs out */
-void rt_object_lock(void);
-void rt_object_unlock(void);
-int rt_object_live_locked(int kind, const void *object);
-int rt_object_remove_locked(int kind, const void *object);
-/* Unregisters every object of `kind`, calling release(object) on each (lock held: release
-   must not call back into the set); returns how many. */
-size_t rt_object_release_all(int kind, void (*release)(void *object));
+/* acl_error.c: removes the newest message from the calling thread's list and copies it to
+   `out` ("" when there is none): a failed task's message belongs to its stream. */
+void rt_error_take_latest(char *out, size_t capacity);
+
+/* ---- contexts (acl_context.c) ----------------------------------------------------------- */
+
+struct stream;
+typedef struct rt_context {
+    void *token;                    /* its registry handle (MGRT_HANDLE_CONTEXT) */
+    int is_default;                 /* device 0's default context (aclrtSetDevice) */
+    struct stream *default_stream;  /* the NULL stream of this context; guarded by acl_stream.c */
+} rt_context;
+/* The calling thread's current context, pinned (release with rt_context_leave); NULL with
+   *status ACL_ERROR_UNINITIALIZE or ACL_ERROR_RT_CONTEXT_NULL and the message set. */
+rt_context *rt_context_enter(const char *api, aclError *status);
+void rt_context_leave(rt_context *ctx);
+/* 0, or the status (and message) of rt_context_enter. */
+aclError rt_require_context(const char *api);
+/* aclFinalize: the default context goes; every thread's current context is gone. */
+void rt_contexts_finalize(void);
+
+/* ---- streams (acl_stream.c) --------------------------------------------------------------- */
+
+/* A context's default stream goes with it (drained first). */
+void rt_stream_release_default(rt_context *ctx);
+/* Queues a task for an acl call (aclrtMemcpyAsync, ...): acl status codes, message set; on
+   failure release(task) ran. wait_done: return only once the task has run. */
+aclError rt_stream_submit_acl(const char *api, aclrtStream stream, mgrt_task_run_fn run,
+                              mgrt_task_release_fn release, void *task, const mgrt_access *accesses,
+                              size_t access_count, int wait_done);
 
 #endif /* RUNTIME_INTERNAL_H_ */

@@ -85,6 +85,7 @@ static void repeatable_job(mg_rng *rng, aclrtStream stream) {
 }
 
 static void *soak_worker(void *arg) {
+    if (aclrtSetDevice(0) != 0) return NULL; /* each thread sets its context, as on a device */
     mg_rng rng = {(uint64_t)(uintptr_t)arg};
     aclrtStream own = NULL;
     int status = aclrtCreateStream(&own);

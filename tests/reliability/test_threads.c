@@ -82,6 +82,7 @@ static aclrtStream shared_streams[2];
 
 static void *shared_stream_worker(void *arg) {
     uint64_t seed = (uint64_t)(uintptr_t)arg;
+    if (aclrtSetDevice(0) != 0) fail("aclrtSetDevice", -1);
     /* half the threads share a created stream, half the default (NULL) one */
     aclrtStream *stream = &shared_streams[seed % 2];
     run_jobs(seed, stream, 1, JOBS_PER_WORKER, 2000);
@@ -111,6 +112,7 @@ static rel_job repeatable_job;
 
 static void *make_executors(void *arg) {
     (void)arg;
+    if (aclrtSetDevice(0) != 0) fail("aclrtSetDevice", -1);
     mg_rng rng = {300};
     for (int j = 0; j < HANDED_OVER; j++) {
         int status = rel_job_make(&handed[j], &rng, rel_random_dtype(&rng), -1, 4000);
@@ -125,6 +127,7 @@ static void *make_executors(void *arg) {
 }
 
 static void *run_executors(void *arg) {
+    if (aclrtSetDevice(0) != 0) fail("aclrtSetDevice", -1);
     aclrtStream stream = NULL;
     int status = aclrtCreateStream(&stream);
     if (status != 0) fail("aclrtCreateStream on the runner thread", status);
@@ -141,6 +144,7 @@ static void *run_executors(void *arg) {
 
 /* The repeatable executor's second run, on a third thread, after its output moved. */
 static void *rerun_repeatable(void *arg) {
+    if (aclrtSetDevice(0) != 0) fail("aclrtSetDevice", -1);
     rel_job *job = &repeatable_job;
     rel_tensor *o = &job->t[REL_GRAD_INPUT];
     void *moved = NULL;
@@ -213,6 +217,7 @@ static rel_job left_jobs[3][3];
 
 static void *queue_and_leave(void *arg) {
     int thread = (int)(uintptr_t)arg;
+    if (aclrtSetDevice(0) != 0) fail("aclrtSetDevice", -1);
     mg_rng rng = {500 + (uint64_t)thread};
     aclrtStream stream = NULL;
     int status = aclrtCreateStream(&stream);

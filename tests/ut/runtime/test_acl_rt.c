@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 
 #include <unistd.h>
 
@@ -69,21 +70,25 @@ MG_TEST(data_buffer_null_destroyed_or_foreign_is_refused_with_a_message) {
     MG_CHECK_EQ_INT(aclUpdateDataBuffer(NULL, NULL, 0), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "aclUpdateDataBuffer: dataBuffer is NULL");
     MG_CHECK(aclGetDataBufferAddr(NULL) == NULL);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclGetDataBufferAddr: dataBuffer is NULL");
     MG_CHECK_EQ_INT(aclGetDataBufferSizeV2(NULL), 0);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclGetDataBufferSizeV2: dataBuffer is NULL");
 
     aclDataBuffer *buffer = aclCreateDataBuffer(NULL, 8);
     MG_CHECK_EQ_INT(aclDestroyDataBuffer(buffer), ACL_SUCCESS);
     /* Destroyed: every call refuses it, nothing is read or freed twice. */
     MG_CHECK_EQ_INT(aclDestroyDataBuffer(buffer), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "not a live data buffer");
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
     MG_CHECK_EQ_INT(aclUpdateDataBuffer(buffer, NULL, 4), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "aclUpdateDataBuffer");
+    MG_CHECK_STR_CONTAINS(last_message(), "aclUpdateDataBuffer: dataBuffer");
     MG_CHECK(aclGetDataBufferAddr(buffer) == NULL);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
     MG_CHECK_EQ_INT(aclGetDataBufferSizeV2(buffer), 0);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
 
     int foreign[4];
     MG_CHECK_EQ_INT(aclDestroyDataBuffer((aclDataBuffer *)foreign), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "not a live data buffer");
+    MG_CHECK_STR_CONTAINS(last_message(), "was not created by this library");
 }
 
 /* ---- run mode, version, devices ----------------------------------------------------------- */
@@ -246,9 +251,689 @@ MG_TEST(destroy_stream_force_drops_work_not_started) {
     /* At most the task that had started ran: 20 x 20 ms were queued. */
     MG_CHECK(counter <= 2);
     MG_CHECK_EQ_INT(aclrtDestroyStreamForce(stream), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "not a live stream");
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
     MG_CHECK_EQ_INT(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "default stream cannot be destroyed");
+}
+
+/* ---- async copies and sets: in order with the stream's other work ----------------------------- */
+
+/* A slow task that writes `value` into bytes [0, n) of `dst` (declaring that write). */
+typedef struct write_task {
+    unsigned char *dst;
+    size_t n;
+    int value;
+    int sleep_us;
+} write_task;
+
+static int32_t write_run(void *task) {
+    write_task *t = task;
+    usleep((useconds_t)t->sleep_us);
+    memset(t->dst, t->value, t->n);
+    return 0;
+}
+
+static int queue_write(aclrtStream stream, void *dst, size_t n, int value, int sleep_us) {
+    write_task *t = malloc(sizeof *t);
+    t->dst = dst;
+    t->n = n;
+    t->value = value;
+    t->sleep_us = sleep_us;
+    mgrt_access access = {dst, n, 1};
+    return mgrt_stream_submit_access("test", stream, write_run, slow_release, t, 1, &access, 1);
+}
+
+MG_TEST(memcpy_async_runs_in_order_after_queued_work) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void *dev = NULL, *host = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMallocHost(&host, 4096), ACL_SUCCESS);
+    memset(host, 0, 4096);
+    /* A slow "launch" writes 0x11, then a memset writes 0x22 over the second half, then the
+       copy to pinned host memory: the copy sees both, in order. */
+    MG_CHECK_EQ_INT(queue_write(stream, dev, 4096, 0x11, 20000), 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync((char *)dev + 2048, 2048, 0x22, 2048, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream), ACL_SUCCESS);
+    /* Pinned memory: asynchronous, so nothing has arrived yet (the launch sleeps 20 ms). */
+    MG_CHECK_EQ_INT(((unsigned char *)host)[0], 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < 4096; i++) wrong += ((unsigned char *)host)[i] != (i < 2048 ? 0x11 : 0x22);
+    MG_CHECK_EQ_INT(wrong, 0);
+    /* Host to device and device to device, then back through the default stream. */
+    unsigned char pattern[256];
+    for (int i = 0; i < 256; i++) pattern[i] = (unsigned char)(i * 7 + 1);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, 4096, pattern, 256, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync((char *)dev + 1024, 3072, dev, 256, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
+                    ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK(memcmp((char *)dev + 1024, pattern, 256) == 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
+}
+
+MG_TEST(memcpy_async_from_pageable_host_memory_returns_when_done) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 1024, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    unsigned char *pageable = malloc(1024);
+    memset(pageable, 0, 1024);
+    MG_CHECK_EQ_INT(queue_write(stream, dev, 1024, 0x5c, 20000), 0);
+    /* CANN: with pageable host memory the call returns once the copy is done. */
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(pageable, 1024, dev, 1024, ACL_MEMCPY_DEVICE_TO_HOST, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(pageable[0], 0x5c);
+    MG_CHECK_EQ_INT(pageable[1023], 0x5c);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    free(pageable);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+}
+
+MG_TEST(async_copy_and_set_arguments_are_checked_and_nothing_is_written) {
+    ut_init();
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memset(dev, 0x33, 64);
+    char host[128] = {0};
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 16, dev, 32, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "count 32 exceeds destMax 16");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 128, dev, 65, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "src range");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(NULL, 128, dev, 8, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "dst is NULL");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 128, dev, 8, (aclrtMemcpyKind)9, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "kind 9");
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 1, 65, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "count 65 exceeds maxCount 64");
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(host, 128, 1, 8, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "not inside one live aclrtMalloc block");
+    aclrtStream dead = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&dead), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(dead), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 1, 8, dead), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    int untouched = 1;
+    for (int i = 0; i < 64; i++) untouched &= ((unsigned char *)dev)[i] == 0x33;
+    for (int i = 0; i < 128; i++) untouched &= host[i] == 0;
+    MG_CHECK(untouched);
+    /* The new kinds 5..7 are copies too. */
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, 64, host, 8, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync((char *)dev + 32, 32, dev, 8, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[32], 0);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+}
+
+/* ---- streams: query and timeouts ------------------------------------------------------------------- */
+
+MG_TEST(stream_query_and_synchronize_with_timeout) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_COMPLETE);
+    int counter = 0;
+    queue_slow(stream, &counter, 300000); /* 300 ms */
+    MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_NOT_READY);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    MG_CHECK_STR_CONTAINS(last_message(), "did not finish its work within 20 ms");
+    MG_CHECK_EQ_INT(aclrtSynchronizeDeviceWithTimeout(20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtSynchronizeDeviceWithTimeout");
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, -2), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "timeout -2 is invalid");
+    /* Polling the query alone is enough for the work to finish. */
+    for (int i = 0; i < 400 && status != ACL_STREAM_STATUS_COMPLETE; i++) {
+        usleep(5000);
+        MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+    }
+    MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(counter, 1);
+    queue_slow(stream, &counter, 1000);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 5000), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDeviceWithTimeout(-1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 0), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(counter, 2);
+    MG_CHECK_EQ_INT(aclrtStreamQuery(stream, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "status is NULL");
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+/* ---- events ------------------------------------------------------------------------------------------------ */
+
+MG_TEST(event_record_query_synchronize_and_elapsed_time_measured) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    aclrtEvent start = NULL, end = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&start), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC), ACL_SUCCESS);
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    /* Never recorded: complete (nothing captured), and no time stamp. */
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(start, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    float ms = -1.0f;
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
+    MG_CHECK_STR_CONTAINS(last_message(), "startEvent has never been recorded");
+
+    int counter = 0;
+    MG_CHECK_EQ_INT(aclrtRecordEvent(start, stream), ACL_SUCCESS);
+    queue_slow(stream, &counter, 50000); /* 50 ms between the two records */
+    MG_CHECK_EQ_INT(aclrtRecordEvent(end, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(end, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "latest record has not completed yet");
+    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(end, 1), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+    MG_CHECK_STR_CONTAINS(last_message(), "did not complete within 1 ms");
+    MG_CHECK_EQ_INT(aclrtSynchronizeEvent(end), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(counter, 1);
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(end, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, end), ACL_SUCCESS);
+    /* Measured: at least the 50 ms the task slept, and not wildly more. */
+    MG_CHECK(ms >= 49.0f && ms < 2000.0f);
+    float back = 0.0f;
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(&back, end, start), ACL_SUCCESS);
+    MG_CHECK_NEAR(back, -ms, 1e-3);
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(NULL, start, end), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "ms is NULL");
+    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(end, 0), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(start), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(end), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(end), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(end, &st), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+/* Stream B waits for an event recorded on A after a slow write: B's read sees the write. */
+MG_TEST(stream_wait_event_orders_two_streams) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    void *dev = NULL, *host = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMallocHost(&host, 1 << 16), ACL_SUCCESS);
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&ev, ACL_EVENT_SYNC), ACL_SUCCESS);
+    for (int round = 0; round < 20; round++) {
+        memset(host, 0, 1 << 16);
+        MG_CHECK_EQ_INT(queue_write(a, dev, 1 << 16, round + 1, round % 4 == 0 ? 5000 : 0), 0);
+        MG_CHECK_EQ_INT(aclrtRecordEvent(ev, a), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtStreamWaitEvent(b, ev), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 1 << 16, dev, 1 << 16, ACL_MEMCPY_DEVICE_TO_HOST, b), ACL_SUCCESS);
+        /* Only b is synchronized: a progresses on its own. */
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+        int wrong = 0;
+        for (int i = 0; i < 1 << 16; i++) wrong += ((unsigned char *)host)[i] != round + 1;
+        MG_CHECK_EQ_INT(wrong, 0);
+    }
+    aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_RESERVED;
+    MG_CHECK_EQ_INT(aclrtQueryEventWaitStatus(ev, &ws), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+    /* The reset event is as new: a stream waiting for it does not wait. */
+    MG_CHECK_EQ_INT(aclrtResetEvent(ev, b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    aclrtEventRecordedStatus rs;
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(ev, &rs), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
+}
+
+MG_TEST(event_constraints_cann_documents) {
+    ut_init();
+    aclrtEvent plain = NULL, timeline = NULL, ex = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&timeline, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC), ACL_SUCCESS);
+    /* Reset: only aclrtCreateEventWithFlag events with ACL_EVENT_SYNC. */
+    MG_CHECK_EQ_INT(aclrtResetEvent(plain, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "only such events can be reset");
+    MG_CHECK_EQ_INT(aclrtResetEvent(ex, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "ACL_EVENT_SYNC");
+    /* Waiting: a flagged event needs ACL_EVENT_SYNC. */
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, timeline), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "without ACL_EVENT_SYNC");
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, ex), ACL_SUCCESS);
+    /* Wait-status queries do not take Ex events. */
+    aclrtEventWaitStatus ws;
+    MG_CHECK_EQ_INT(aclrtQueryEventWaitStatus(ex, &ws), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtCreateEventExWithFlag");
+    aclrtEvent bad = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&bad, 0x400u), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "flag 0x400");
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&bad, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "cannot be combined");
+    MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&bad, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "IPC");
+    MG_CHECK(bad == NULL);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "event is NULL");
+    MG_CHECK_EQ_INT(aclrtRecordEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "event is NULL");
+    int foreign = 0;
+    MG_CHECK_EQ_INT(aclrtRecordEvent(&foreign, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "was not created by this library");
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(timeline), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ex), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+}
+
+MG_TEST(event_destroyed_with_a_pending_record_completes_its_waiters) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), ACL_SUCCESS);
+    int counter = 0, after = 0;
+    queue_slow(a, &counter, 20000);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(b, ev), ACL_SUCCESS);
+    /* CANN: destroying an event before it completes does not block; it goes when done. */
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    queue_slow(b, &after, 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(counter, 1); /* b waited for a's task */
+    MG_CHECK_EQ_INT(after, 1);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
+}
+
+/* ---- cross-stream races ------------------------------------------------------------------------------------ */
+
+MG_TEST(unordered_writes_on_two_streams_are_refused_naming_both) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memset(dev, 0, 4096);
+    char host[4096];
+    MG_CHECK_EQ_INT(queue_write(a, dev, 2048, 0x44, 100000), 0);
+    /* Writing the range a is writing, with nothing ordering the two: refused, nothing queued. */
+    MG_CHECK_EQ_INT(aclrtMemsetAsync((char *)dev + 1024, 1024, 0x55, 1024, b), ACL_ERROR_RT_PARAM_INVALID);
+    const char *m = last_message();
+    char a_name[40], b_name[40];
+    snprintf(a_name, sizeof a_name, "stream %p", a);
+    snprintf(b_name, sizeof b_name, "stream %p", b);
+    MG_CHECK_STR_CONTAINS(m, "cross-stream race");
+    MG_CHECK_STR_CONTAINS(m, a_name);
+    MG_CHECK_STR_CONTAINS(m, b_name);
+    /* Reading it races too; a disjoint range does not. */
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 4096, dev, 16, ACL_MEMCPY_DEVICE_TO_HOST, b), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "reads");
+    MG_CHECK_EQ_INT(aclrtMemsetAsync((char *)dev + 2048, 2048, 0x66, 2048, b), ACL_SUCCESS);
+    /* An aclnn-style launch through mgrt_stream_submit_access: 161002. */
+    MG_CHECK_EQ_INT(queue_write(b, dev, 16, 1, 0), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), a_name);
+    /* With an event ordering them, it is fine. */
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(b, ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync((char *)dev + 1024, 1024, 0x55, 1024, b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[0], 0x44);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[1500], 0x55);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[3000], 0x66);
+    /* Once a's work is finished (synchronized), no ordering is needed. */
+    MG_CHECK_EQ_INT(queue_write(a, dev, 64, 0x77, 0), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x78, 64, b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[0], 0x78);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+}
+
+/* ---- host callbacks ----------------------------------------------------------------------------------------- */
+
+typedef struct callback_probe {
+    pthread_t ran_on;
+    int calls;
+    int order;           /* value of *stamp when it ran */
+    int *stamp;
+    int sleep_us;
+} callback_probe;
+
+static void probe_callback(void *user) {
+    callback_probe *p = user;
+    usleep((useconds_t)p->sleep_us);
+    p->ran_on = pthread_self();
+    p->calls++;
+    p->order = (*p->stamp)++;
+}
+
+typedef struct reporter {
+    volatile int stop;
+    int processed;
+    int setup_status;
+} reporter;
+
+static void *report_thread(void *arg) {
+    reporter *r = arg;
+    r->setup_status = aclrtSetDevice(0);
+    while (!r->stop) {
+        aclError e = aclrtProcessReport(10);
+        if (e == ACL_SUCCESS) r->processed++;
+        else if (e != ACL_ERROR_RT_REPORT_TIMEOUT && e != ACL_ERROR_RT_THREAD_SUBSCRIBE) break;
+        (void)aclGetRecentErrMsg();
+    }
+    return NULL;
+}
+
+MG_TEST(callbacks_run_on_the_subscribed_thread_blocking_and_not) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    reporter r = {0, 0, 0};
+    pthread_t thread;
+    MG_CHECK_EQ_INT(pthread_create(&thread, NULL, report_thread, &r), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport((uint64_t)thread, stream), ACL_SUCCESS);
+    int stamp = 0, after_block = -1, counter = 0;
+    callback_probe blocking = {0, 0, -1, &stamp, 30000};
+    callback_probe free_running = {0, 0, -1, &stamp, 30000};
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &blocking, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+    /* The task after a blocking callback runs after it returned. */
+    callback_probe marker = {0, 0, -1, &stamp, 0};
+    queue_slow(stream, &counter, 0);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &marker, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(blocking.calls, 1);
+    MG_CHECK(pthread_equal(blocking.ran_on, thread));
+    MG_CHECK_EQ_INT(blocking.order, 0);
+    MG_CHECK_EQ_INT(marker.order, 1);
+    MG_CHECK_EQ_INT(counter, 1);
+    /* Non-blocking: the stream goes on while the callback sleeps. */
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &free_running, ACL_CALLBACK_NO_BLOCK, stream), ACL_SUCCESS);
+    queue_slow(stream, &counter, 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    after_block = free_running.calls; /* most likely 0: it sleeps 30 ms */
+    for (int i = 0; i < 200 && free_running.calls == 0; i++) usleep(5000);
+    MG_CHECK_EQ_INT(free_running.calls, 1);
+    MG_CHECK(pthread_equal(free_running.ran_on, thread));
+    MG_CHECK(after_block == 0 || after_block == 1);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)thread, stream), ACL_SUCCESS);
+    r.stop = 1;
+    pthread_join(thread, NULL);
+    MG_CHECK_EQ_INT(r.setup_status, ACL_SUCCESS);
+    MG_CHECK(r.processed >= 2);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+MG_TEST(callback_errors_cann_documents) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    int stamp = 0;
+    callback_probe p = {0, 0, -1, &stamp, 0};
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &p, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_RT_STREAM_NO_CB_REG);
+    MG_CHECK_STR_CONTAINS(last_message(), "no thread is subscribed");
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(NULL, &p, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "fn is NULL");
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &p, (aclrtCallbackBlockType)5, stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "blockType 5");
+    /* Not subscribed: CANN's ACL_ERROR_RT_THREAD_SUBSCRIBE; a bad timeout: invalid. */
+    MG_CHECK_EQ_INT(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    MG_CHECK_STR_CONTAINS(last_message(), "not subscribed");
+    MG_CHECK_EQ_INT(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "timeout 0 is invalid");
+    uint64_t me = (uint64_t)pthread_self();
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(me, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(me + 1, stream), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    MG_CHECK_STR_CONTAINS(last_message(), "already has a subscribed thread");
+    MG_CHECK_EQ_INT(aclrtProcessReport(5), ACL_ERROR_RT_REPORT_TIMEOUT);
+    MG_CHECK_STR_CONTAINS(last_message(), "no callback came within 5 ms");
+    /* This thread processes its own callbacks: queue, then process. */
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &p, ACL_CALLBACK_NO_BLOCK, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtProcessReport(2000), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(p.calls, 1);
+    MG_CHECK(pthread_equal(p.ran_on, pthread_self()));
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me + 1, stream), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    MG_CHECK_STR_CONTAINS(last_message(), "is not subscribed to");
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+/* ---- host registration ----------------------------------------------------------------------------------------- */
+
+MG_TEST(host_register_makes_host_memory_device_memory_in_place) {
+    ut_init();
+    size_t bytes = 3 * 4096;
+    float *host = aligned_alloc(4096, bytes);
+    for (size_t i = 0; i < bytes / 4; i++) host[i] = (float)i;
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, bytes, ACL_HOST_REGISTER_MAPPED, &dev), ACL_SUCCESS);
+    MG_CHECK(dev == (void *)host); /* zero copy */
+    MG_CHECK(mgrt_range_is_live(host, bytes));
+    MG_CHECK(!mgrt_range_is_live(host, bytes + 1));
+    /* Device-side calls take it: a memset and a device-to-device copy. */
+    MG_CHECK_EQ_INT(aclrtMemset(host, bytes, 0, 16), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(host[0], 0.0f);
+    MG_CHECK_EQ_INT(host[4], 4.0f);
+    void *block = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&block, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpy(block, 64, (char *)dev + 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((float *)block)[0], 16.0f);
+
+    /* The operator runs in place on it: gradInput = gradOutput (both registered memory). */
+    int64_t dims[1] = {1024};
+    float *x = host + 1024, *g = host + 2048;
+    for (int i = 0; i < 1024; i++) {
+        x[i] = (float)(i - 512) / 64.0f;
+        g[i] = 1.0f + (float)(i % 7) / 8.0f;
+    }
+    float g_copy[1024], x_copy[1024];
+    memcpy(g_copy, g, sizeof g_copy);
+    memcpy(x_copy, x, sizeof x_copy);
+    aclTensor *tg = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, g);
+    aclTensor *tx = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, x);
+    aclTensor *to = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, g);
+    uint64_t ws = 0;
+    aclOpExecutor *exec = NULL;
+    MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(tg, tx, to, &ws, &exec), 0);
+    MG_CHECK_EQ_INT(ws, 0);
+    MG_CHECK_EQ_INT(aclnnMishBackward(NULL, 0, exec, NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < 1024; i++) {
+        double want = (double)g_copy[i] * ut_mish_grad_ref(x_copy[i]);
+        wrong += fabs((double)g[i] - want) > ut_f32_tolerance(want, g_copy[i]);
+    }
+    MG_CHECK_EQ_INT(wrong, 0);
+    aclDestroyTensor(tg);
+    aclDestroyTensor(tx);
+    aclDestroyTensor(to);
+
+    /* aclrtFree does not take it; unregistering ends it as device memory. */
+    MG_CHECK_EQ_INT(aclrtFree(host), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtHostUnregister");
+    MG_CHECK_EQ_INT(aclrtHostUnregister(host), ACL_SUCCESS);
+    MG_CHECK(!mgrt_range_is_live(host, 4));
+    MG_CHECK_EQ_INT(aclrtMemset(host, bytes, 0, 16), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "not inside one live aclrtMalloc block");
+    MG_CHECK_EQ_INT(aclrtHostUnregister(host), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    MG_CHECK_STR_CONTAINS(last_message(), "not the start of a range registered");
+    MG_CHECK_EQ_INT(aclrtFree(block), ACL_SUCCESS);
+    free(host);
+}
+
+MG_TEST(host_register_constraints_alignment_overlap_twice) {
+    ut_init();
+    unsigned char *host = aligned_alloc(4096, 4 * 4096);
+    void *dev = (void *)1;
+    MG_CHECK_EQ_INT(aclrtHostRegister(host + 64, 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "not aligned to a 4 KiB page");
+    MG_CHECK(dev == (void *)1);
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 0, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "size is 0");
+    MG_CHECK_EQ_INT(aclrtHostRegister(NULL, 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "ptr is NULL");
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, ACL_HOST_REGISTER_MAPPED, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "devPtr is NULL");
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, ACL_HOST_REGISTER_IOMEMORY, &dev), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "ACL_HOST_REGISTER_IOMEMORY");
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, (aclrtHostRegisterType)3, &dev), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "type 3");
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 2 * 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_SUCCESS);
+    /* Twice, or overlapping: CANN's ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED. */
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    MG_CHECK_STR_CONTAINS(last_message(), "overlaps the registered range");
+    MG_CHECK_EQ_INT(aclrtHostRegister(host + 4096, 2 * 4096, ACL_HOST_REGISTER_MAPPED, &dev),
+                    ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    /* Adjacent is fine. */
+    void *dev2 = NULL;
+    MG_CHECK_EQ_INT(aclrtHostRegister(host + 2 * 4096, 4096, ACL_HOST_REGISTER_MAPPED, &dev2), ACL_SUCCESS);
+    MG_CHECK(dev2 == host + 2 * 4096);
+    /* Device memory is not host memory. */
+    void *block = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&block, 8192, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    uintptr_t page = ((uintptr_t)block + 4095) & ~(uintptr_t)4095;
+    if (page + 4096 <= (uintptr_t)block + 8192) {
+        MG_CHECK_EQ_INT(aclrtHostRegister((void *)page, 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_ERROR_INVALID_PARAM);
+        MG_CHECK_STR_CONTAINS(last_message(), "overlaps device memory from aclrtMalloc");
+    }
+    MG_CHECK_EQ_INT(aclrtHostUnregister(host + 4096), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtHostUnregister");
+    MG_CHECK_EQ_INT(aclrtHostUnregister(host), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtHostUnregister(host + 2 * 4096), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(block), ACL_SUCCESS);
+    free(host);
+}
+
+/* O(log n) lookups: 20,000 registered pages, each found quickly. */
+MG_TEST(host_register_lookup_scales) {
+    ut_init();
+    enum { PAGES = 20000 };
+    unsigned char *host = aligned_alloc(4096, (size_t)PAGES * 4096);
+    void *dev = NULL;
+    int failures = 0;
+    for (int i = 0; i < PAGES; i += 2) /* every other page: no two adjacent */
+        failures += aclrtHostRegister(host + (size_t)i * 4096, 4096, ACL_HOST_REGISTER_MAPPED, &dev) != ACL_SUCCESS;
+    MG_CHECK_EQ_INT(failures, 0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int live = 0;
+    for (int round = 0; round < 10; round++)
+        for (int i = 0; i < PAGES; i++) live += mgrt_range_is_live(host + (size_t)i * 4096 + 8, 64);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    MG_CHECK_EQ_INT(live, 10 * PAGES / 2);
+    double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / (10.0 * PAGES);
+    /* A linear scan of 10,000 ranges would take microseconds per lookup. */
+    MG_CHECK(ns < 2000.0);
+    for (int i = 0; i < PAGES; i += 2) failures += aclrtHostUnregister(host + (size_t)i * 4096) != ACL_SUCCESS;
+    MG_CHECK_EQ_INT(failures, 0);
+    free(host);
+}
+
+/* ---- contexts: per thread, strict ---------------------------------------------------------------------------------- */
+
+typedef struct context_probe {
+    aclError malloc_status, stream_status, memcpy_status, get_status, sync_status, submit_status;
+    char message[400];
+    aclrtContext given;
+    aclError set_status, malloc_after;
+} context_probe;
+
+static void *no_context_thread(void *arg) {
+    context_probe *p = arg;
+    void *ptr = NULL;
+    aclrtStream stream = NULL;
+    char buf[8];
+    aclrtContext ctx = NULL;
+    p->malloc_status = aclrtMalloc(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    snprintf(p->message, sizeof p->message, "%s", last_message());
+    p->stream_status = aclrtCreateStream(&stream);
+    p->memcpy_status = aclrtMemcpy(buf, 8, "abcdefg", 8, ACL_MEMCPY_HOST_TO_HOST);
+    p->get_status = aclrtGetCurrentContext(&ctx);
+    p->sync_status = aclrtSynchronizeStream(NULL);
+    int counter = 0;
+    slow_task *t = malloc(sizeof *t);
+    t->counter = &counter;
+    t->sleep_us = 0;
+    p->submit_status = mgrt_stream_submit("test", NULL, slow_run, slow_release, t, 1);
+    (void)aclGetRecentErrMsg();
+    /* aclrtSetCurrentContext gives the thread a context: now it works. */
+    p->set_status = aclrtSetCurrentContext(p->given);
+    p->malloc_after = aclrtMalloc(&ptr, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (p->malloc_after == ACL_SUCCESS) aclrtFree(ptr);
+    return NULL;
+}
+
+MG_TEST(a_thread_without_a_context_gets_107002) {
+    ut_init();
+    context_probe p;
+    memset(&p, 0, sizeof p);
+    MG_CHECK_EQ_INT(aclrtGetCurrentContext(&p.given), ACL_SUCCESS);
+    pthread_t thread;
+    MG_CHECK_EQ_INT(pthread_create(&thread, NULL, no_context_thread, &p), 0);
+    pthread_join(thread, NULL);
+    MG_CHECK_EQ_INT(p.malloc_status, ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_STR_CONTAINS(p.message, "aclrtMalloc: the calling thread has no current context");
+    MG_CHECK_EQ_INT(p.stream_status, ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_EQ_INT(p.memcpy_status, ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_EQ_INT(p.get_status, ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_EQ_INT(p.sync_status, ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_EQ_INT(p.submit_status, ACLNN_ERR_RUNTIME_ERROR);
+    MG_CHECK_EQ_INT(p.set_status, ACL_SUCCESS);
+    MG_CHECK_EQ_INT(p.malloc_after, ACL_SUCCESS);
+}
+
+MG_TEST(contexts_create_set_get_destroy) {
+    ut_init();
+    aclrtContext main_ctx = NULL, made = NULL, got = NULL;
+    MG_CHECK_EQ_INT(aclrtGetCurrentContext(&main_ctx), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateContext(&made, 0), ACL_SUCCESS);
+    MG_CHECK(made != NULL && made != main_ctx);
+    MG_CHECK_EQ_INT(aclrtGetCurrentContext(&got), ACL_SUCCESS); /* created: current */
+    MG_CHECK(got == made);
+    /* Its own default stream works. */
+    int counter = 0;
+    queue_slow(NULL, &counter, 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(counter, 1);
+    MG_CHECK_EQ_INT(aclrtCreateContext(&got, 1), ACL_ERROR_RT_INVALID_DEVICEID);
+    MG_CHECK_STR_CONTAINS(last_message(), "deviceId 1 is invalid");
+    MG_CHECK_EQ_INT(aclrtDestroyContext(main_ctx), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "default context");
+    MG_CHECK_EQ_INT(aclrtDestroyContext(made), ACL_SUCCESS);
+    /* Destroyed while current: the thread has no context until it sets one. */
+    void *ptr = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&ptr, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_STR_CONTAINS(last_message(), "no current context");
+    MG_CHECK_EQ_INT(aclrtSetCurrentContext(made), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
+    MG_CHECK_EQ_INT(aclrtDestroyContext(made), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
+    MG_CHECK_EQ_INT(aclrtSetCurrentContext(main_ctx), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&ptr, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(ptr), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "context is NULL");
+    int32_t device = -1;
+    MG_CHECK_EQ_INT(aclrtGetDevice(&device), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(device, 0);
 }
 
 int main(int argc, char **argv) { return ut_main(argc, argv); }

@@ -384,6 +384,7 @@ static void worker_fail(stream_worker *w, const char *what, int code) {
 
 static void *stream_worker_main(void *arg) {
     stream_worker *w = (stream_worker *)arg;
+    (void)aclrtSetDevice(0); /* every thread that calls the runtime sets its context */
     mg_rng rng = {w->seed};
     aclrtStream stream = w->stream;
     if (w->own_stream) {
@@ -441,35 +442,62 @@ MG_TEST(streams_used_from_several_threads) {
 /* ---- errors ----------------------------------------------------------------------------- */
 
 typedef struct message_probe {
-    char before[160];
-    char after[160];
+    int before_was_null;
+    char after[400];
 } message_probe;
 
 static void *message_thread_main(void *arg) {
     message_probe *probe = (message_probe *)arg;
-    snprintf(probe->before, sizeof probe->before, "%s", recent_message());
+    probe->before_was_null = aclGetRecentErrMsg() == NULL;
     (void)aclrtSetDevice(3);
     snprintf(probe->after, sizeof probe->after, "%s", recent_message());
     return NULL;
 }
 
-MG_TEST(recent_error_message_is_per_thread) {
+MG_TEST(recent_error_messages_are_per_thread) {
     ut_init();
+    (void)aclGetRecentErrMsg(); /* start from an empty list */
     void *p = NULL;
     MG_CHECK_EQ_INT(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
-    char mine[160];
-    snprintf(mine, sizeof mine, "%s", recent_message());
-    MG_CHECK(strlen(mine) > 0);
 
     message_probe probe;
     pthread_t thread;
     MG_CHECK_EQ_INT(pthread_create(&thread, NULL, message_thread_main, &probe), 0);
     pthread_join(thread, NULL);
     /* A new thread starts with no message, and its failure does not reach this thread. */
-    MG_CHECK_EQ_INT(strlen(probe.before), 0);
-    MG_CHECK(strlen(probe.after) > 0);
-    MG_CHECK(strcmp(probe.after, mine) != 0);
-    MG_CHECK(strcmp(recent_message(), mine) == 0);
+    MG_CHECK(probe.before_was_null);
+    MG_CHECK_STR_CONTAINS(probe.after, "deviceId 3 is invalid");
+    const char *mine = aclGetRecentErrMsg();
+    MG_CHECK_STR_CONTAINS(mine, "aclrtMalloc: size is 0");
+    if (mine != NULL) MG_CHECK(strstr(mine, "deviceId 3") == NULL);
+}
+
+/* CANN: aclGetRecentErrMsg gets AND clears the calling thread's messages, newest first. */
+MG_TEST(recent_error_messages_get_and_clear_newest_first) {
+    ut_init();
+    (void)aclGetRecentErrMsg();
+    MG_CHECK(aclGetRecentErrMsg() == NULL); /* nothing failed since the last read */
+    void *p = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtSetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
+    const char *both = aclGetRecentErrMsg();
+    MG_CHECK(both != NULL);
+    if (both != NULL) {
+        const char *newer = strstr(both, "deviceId 7 is invalid");
+        const char *older = strstr(both, "aclrtMalloc: size is 0");
+        MG_CHECK(newer != NULL && older != NULL && newer < older);
+        MG_CHECK(strchr(both, '\n') != NULL); /* one message a line */
+    }
+    /* Read once: cleared. */
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    /* A success adds nothing. */
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), ACL_SUCCESS);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    /* Many failures: the newest are kept, whole, within the list's capacity. */
+    for (int i = 0; i < 500; i++) (void)aclrtSetDevice(100 + i);
+    const char *many = aclGetRecentErrMsg();
+    MG_CHECK(many != NULL && strncmp(many, "aclrtSetDevice: deviceId 599 is invalid", 39) == 0);
+    if (many != NULL) MG_CHECK(strlen(many) < 4096);
 }
 
 /* ---- float16 and dtype sizes --------------------------------------------------------------- */

@@ -1,0 +1,205 @@
+/*
+ * runtime/acl_context.c: device 0 and contexts.
+ *
+ * As on a device, the current context belongs to the calling thread. aclrtSetDevice(0) makes
+ * the device's default context current; aclrtCreateContext creates another and makes it
+ * current; aclrtSetCurrentContext picks one. The calls that need a context (memory, streams,
+ * events, launches) fail with ACL_ERROR_RT_CONTEXT_NULL on a thread that has none. Each
+ * context has its own default stream (the NULL stream of the threads using it).
+ *
+ * Contexts are registry handles (MGRT_HANDLE_CONTEXT): a thread keeps the token, so a
+ * context destroyed by another thread is seen as gone, never as freed memory.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mgrt_handle.h"
+#include "runtime_internal.h"
+
+static pthread_mutex_t context_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The default context of device 0: created by the first aclrtSetDevice after aclInit. */
+static void *default_context_token;
+static int device_set_count; /* aclrtSetDevice calls not yet undone by aclrtResetDevice */
+
+static _Thread_local void *current_context_token;
+
+static void context_destroy(void *object) {
+    rt_context *ctx = object;
+    rt_stream_release_default(ctx);
+    free(ctx);
+}
+
+static aclError check_device(const char *api, int32_t deviceId) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (deviceId != 0)
+        return mgrt_fail_at(api, ACL_ERROR_RT_INVALID_DEVICEID,
+                            "%s: deviceId %d is invalid; this runtime has one device, 0 (the CPU)", api, (int)deviceId);
+    return ACL_SUCCESS;
+}
+
+static aclError new_context(const char *api, int is_default, void **token) {
+    /* Plain calloc: outside MISHGRAD_FAULT_ALLOC's count, so aclrtSetDevice did not renumber
+       the library's injectable allocations. */
+    rt_context *ctx = calloc(1, sizeof *ctx);
+    if (ctx == NULL) return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for a context", api);
+    ctx->is_default = is_default;
+    void *handle = mgrt_handle_register(MGRT_HANDLE_CONTEXT, ctx, context_destroy);
+    if (handle == NULL) {
+        free(ctx);
+        return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering a context", api);
+    }
+    ctx->token = handle;
+    *token = handle;
+    return ACL_SUCCESS;
+}
+
+rt_context *rt_context_enter(const char *api, aclError *status) {
+    *status = rt_require_init(api);
+    if (*status != ACL_SUCCESS) return NULL;
+    void *token = current_context_token;
+    rt_context *ctx = token ? mgrt_handle_pin(token, MGRT_HANDLE_CONTEXT) : NULL;
+    if (ctx != NULL) return ctx;
+    if (token == NULL)
+        *status = mgrt_fail_at(api, ACL_ERROR_RT_CONTEXT_NULL,
+                               "%s: the calling thread has no current context; call aclrtSetDevice(0) or "
+                               "aclrtSetCurrentContext on this thread first",
+                               api);
+    else
+        *status = mgrt_fail_at(api, ACL_ERROR_RT_CONTEXT_NULL,
+                               "%s: the calling thread's current context %p %s; call aclrtSetDevice(0) or "
+                               "aclrtSetCurrentContext on this thread",
+                               api, token, mgrt_handle_describe(token, MGRT_HANDLE_CONTEXT));
+    return NULL;
+}
+
+void rt_context_leave(rt_context *ctx) {
+    if (ctx != NULL) mgrt_handle_unpin(ctx->token);
+}
+
+aclError rt_require_context(const char *api) {
+    aclError status;
+    rt_context *ctx = rt_context_enter(api, &status);
+    rt_context_leave(ctx);
+    return status;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+    aclError status = check_device("aclrtSetDevice", deviceId);
+    if (status != ACL_SUCCESS) return status;
+    pthread_mutex_lock(&context_lock);
+    if (default_context_token == NULL ||
+        mgrt_handle_state_of(default_context_token, MGRT_HANDLE_CONTEXT) != MGRT_HANDLE_LIVE)
+        status = new_context("aclrtSetDevice", 1, &default_context_token);
+    if (status == ACL_SUCCESS) {
+        device_set_count++;
+        current_context_token = default_context_token;
+    }
+    pthread_mutex_unlock(&context_lock);
+    return status;
+}
+
+static aclError reset_device(const char *api, int32_t deviceId) {
+    aclError status = check_device(api, deviceId);
+    if (status != ACL_SUCCESS) return status;
+    pthread_mutex_lock(&context_lock);
+    if (device_set_count > 0) device_set_count--;
+    /* The thread leaves the device: its current context (on the only device) goes. */
+    current_context_token = NULL;
+    pthread_mutex_unlock(&context_lock);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) { return reset_device("aclrtResetDevice", deviceId); }
+aclError aclrtResetDeviceForce(int32_t deviceId) { return reset_device("aclrtResetDeviceForce", deviceId); }
+
+aclError aclrtGetDevice(int32_t *deviceId) {
+    static const char api[] = "aclrtGetDevice";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (deviceId == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is NULL");
+    if ((status = rt_require_context(api)) != ACL_SUCCESS) return status;
+    *deviceId = 0;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t *count) {
+    aclError status = rt_require_init("aclrtGetDeviceCount");
+    if (status != ACL_SUCCESS) return status;
+    if (count == NULL)
+        return mgrt_fail_at("aclrtGetDeviceCount", ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is NULL");
+    *count = 1;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
+    static const char api[] = "aclrtCreateContext";
+    aclError status = check_device(api, deviceId);
+    if (status != ACL_SUCCESS) return status;
+    if (context == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context is NULL");
+    void *token = NULL;
+    if ((status = new_context(api, 0, &token)) != ACL_SUCCESS) return status;
+    current_context_token = token;
+    *context = token;
+    return ACL_SUCCESS;
+}
+
+/* NULL with the message set unless `context` is a live context. */
+static aclError check_context(const char *api, aclrtContext context) {
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (context == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: context is NULL", api);
+    if (mgrt_handle_state_of(context, MGRT_HANDLE_CONTEXT) != MGRT_HANDLE_LIVE)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: context %p %s", api, context,
+                            mgrt_handle_describe(context, MGRT_HANDLE_CONTEXT));
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+    static const char api[] = "aclrtDestroyContext";
+    aclError status = check_context(api, context);
+    if (status != ACL_SUCCESS) return status;
+    rt_context *ctx = mgrt_handle_pin(context, MGRT_HANDLE_CONTEXT);
+    if (ctx == NULL) return check_context(api, context);
+    int is_default = ctx->is_default;
+    mgrt_handle_unpin(context);
+    if (is_default)
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "aclrtDestroyContext: context %p is the default context of device 0 (from "
+                            "aclrtSetDevice); only contexts from aclrtCreateContext can be destroyed",
+                            context);
+    if (!mgrt_handle_release(context, MGRT_HANDLE_CONTEXT)) return check_context(api, context);
+    if (current_context_token == context) current_context_token = NULL;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+    aclError status = check_context("aclrtSetCurrentContext", context);
+    if (status == ACL_SUCCESS) current_context_token = context;
+    return status;
+}
+
+aclError aclrtGetCurrentContext(aclrtContext *context) {
+    static const char api[] = "aclrtGetCurrentContext";
+    aclError status = rt_require_init(api);
+    if (status != ACL_SUCCESS) return status;
+    if (context == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context is NULL");
+    rt_context *ctx = rt_context_enter(api, &status);
+    if (ctx == NULL) return status;
+    *context = ctx->token;
+    rt_context_leave(ctx);
+    return ACL_SUCCESS;
+}
+
+void rt_contexts_finalize(void) {
+    pthread_mutex_lock(&context_lock);
+    /* The default context is the runtime's, not a leak: released quietly. */
+    if (default_context_token != NULL) mgrt_handle_release(default_context_token, MGRT_HANDLE_CONTEXT);
+    default_context_token = NULL;
+    device_set_count = 0;
+    pthread_mutex_unlock(&context_lock);
+    /* Every context (the default one too) is reclaimed with the other handles. The calling
+       thread's token goes stale; other threads' tokens are stale too, and resolve to nothing. */
+    current_context_token = NULL;
+}
