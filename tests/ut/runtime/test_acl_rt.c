@@ -759,7 +759,8 @@ MG_TEST(host_register_makes_host_memory_device_memory_in_place) {
     int wrong = 0;
     for (int i = 0; i < 1024; i++) {
         double want = (double)g_copy[i] * ut_mish_grad_ref(x_copy[i]);
-        wrong += fabs((double)g[i] - want) > ut_f32_tolerance(want, g_copy[i]);
+        /* float32 evaluation: a few float32 ulps of the result and of gradOutput */
+        wrong += fabs((double)g[i] - want) > 16.0 * FLT_EPSILON * (fabs(want) + fabs((double)g_copy[i]));
     }
     MG_CHECK_EQ_INT(wrong, 0);
     aclDestroyTensor(tg);
