@@ -26,6 +26,11 @@ check "-O2 comes after the build type's -O3" \
     "$dir/build/CMakeFiles/ascendcl.dir/flags.make"
 check "--ops=mish_grad_v2 leaves out the other operators' tests (label op:mish)" \
   grep -q "tests labelled op:mish package are left out" "$dir/seed.out"
+check "--ops=mish_grad_v2 ran ut_aclnn_mish_backward" grep -Eq "Test +#[0-9]+: ut_aclnn_mish_backward " "$dir/seed.out"
+check "--ops=mish_grad_v2 did not run aclnnMish's own ut_aclnn_mish" \
+  bash -c "! grep -Eq 'Test +#[0-9]+: ut_aclnn_mish ' '$dir/seed.out'"
+check "--ops=mish_grad_v2 still ran the operator-independent tests (ut_runtime)" \
+  grep -Eq "Test +#[0-9]+: ut_runtime " "$dir/seed.out"
 
 # Options: help is clean, unknown ones are refused with the list.
 bash "$src/build.sh" -h >"$dir/help.out" 2>&1
