@@ -47,6 +47,11 @@ typedef struct ew_dtype_list {
     aclDataType dtypes[EW_MAX_DTYPES];
 } ew_dtype_list;
 
+/* The lists most operators' tables are made of. */
+#define EW_FLOAT_FLOAT16 {2, {ACL_FLOAT, ACL_FLOAT16}}
+#define EW_FLOAT_FLOAT16_BF16 {3, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}}
+#define EW_NOT_CARRIED {0, {0}}
+
 /* An operator's tile functions: n dense elements, `out` may be exactly one of the inputs
    (in place), no other overlap. One of the two by the operator's input count. */
 typedef void (*ew_unary_fn)(const void *x, void *out, size_t n);

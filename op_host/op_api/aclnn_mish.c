@@ -11,21 +11,19 @@
 #include "elementwise.h"
 #include "mish.h"
 
-#define FP_FP16 {2, {ACL_FLOAT, ACL_FLOAT16}}
-#define FP_FP16_BF16 {3, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}}
 
 /* ops-nn's product table for aclnnMish / aclnnInplaceMish (docs/aclnnMish&aclnnInplaceMish.md):
    BFLOAT16 from the Ascend910B generation on, FLOAT and FLOAT16 on the Atlas training
    series; neither the Atlas inference series (310P) nor the Atlas 200I/500 A2 (310B) carries
    it. This differs from aclnnMishBackward's table, which runs on 310P. */
 static const ew_dtype_list dtypes_by_product[MGRT_SOC_GENERATION_COUNT] = {
-    [MGRT_SOC_CPU] = FP_FP16_BF16,
-    [MGRT_SOC_ASCEND910] = FP_FP16,
-    [MGRT_SOC_ASCEND310P] = {0, {0}},
-    [MGRT_SOC_ASCEND310B] = {0, {0}},
-    [MGRT_SOC_ASCEND910B] = FP_FP16_BF16,
-    [MGRT_SOC_ASCEND910_93] = FP_FP16_BF16,
-    [MGRT_SOC_ASCEND950] = FP_FP16_BF16,
+    [MGRT_SOC_CPU] = EW_FLOAT_FLOAT16_BF16,
+    [MGRT_SOC_ASCEND910] = EW_FLOAT_FLOAT16,
+    [MGRT_SOC_ASCEND310P] = EW_NOT_CARRIED,
+    [MGRT_SOC_ASCEND310B] = EW_NOT_CARRIED,
+    [MGRT_SOC_ASCEND910B] = EW_FLOAT_FLOAT16_BF16,
+    [MGRT_SOC_ASCEND910_93] = EW_FLOAT_FLOAT16_BF16,
+    [MGRT_SOC_ASCEND950] = EW_FLOAT_FLOAT16_BF16,
 };
 
 static aclnnStatus launch(aclOpExecutor *executor, const nnop_buffer *inputs, nnop_buffer out, int64_t numel,

@@ -12,19 +12,17 @@
 
 static const char *const tensor_names[] = {"gradOutput", "self", "gradInput"};
 
-#define FP_FP16 {2, {ACL_FLOAT, ACL_FLOAT16}}
-#define FP_FP16_BF16 {3, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}}
 
 /* The seed's product table: BFLOAT16 only on Ascend910B-class chips and later; the Atlas
    200I/500 A2 inference product (Ascend310B) does not carry the operator. */
 static const ew_dtype_list dtypes_by_product[MGRT_SOC_GENERATION_COUNT] = {
-    [MGRT_SOC_CPU] = FP_FP16_BF16,
-    [MGRT_SOC_ASCEND910] = FP_FP16,
-    [MGRT_SOC_ASCEND310P] = FP_FP16,
-    [MGRT_SOC_ASCEND310B] = {0, {0}},
-    [MGRT_SOC_ASCEND910B] = FP_FP16_BF16,
-    [MGRT_SOC_ASCEND910_93] = FP_FP16_BF16,
-    [MGRT_SOC_ASCEND950] = FP_FP16_BF16,
+    [MGRT_SOC_CPU] = EW_FLOAT_FLOAT16_BF16,
+    [MGRT_SOC_ASCEND910] = EW_FLOAT_FLOAT16,
+    [MGRT_SOC_ASCEND310P] = EW_FLOAT_FLOAT16,
+    [MGRT_SOC_ASCEND310B] = EW_NOT_CARRIED,
+    [MGRT_SOC_ASCEND910B] = EW_FLOAT_FLOAT16_BF16,
+    [MGRT_SOC_ASCEND910_93] = EW_FLOAT_FLOAT16_BF16,
+    [MGRT_SOC_ASCEND950] = EW_FLOAT_FLOAT16_BF16,
 };
 
 static aclnnStatus launch(aclOpExecutor *executor, const nnop_buffer *inputs, nnop_buffer out, int64_t numel,

@@ -3,19 +3,15 @@
  * all three dtypes, through the public API (tiling, thread pool, Contiguous / ViewCopy).
  *
  * The library reads MISHGRAD_NUM_THREADS and MISHGRAD_ISA once per process, so the test
- * runs itself as a child once per (ISA, threads) setting; each child computes MishGradV2
- * over the same inputs (dense and strided, large enough to be split over every thread)
- * and prints one FNV-1a hash per case. Every child must print the same hashes as the first
- * (scalar, 1 thread).
+ * runs itself as a child once per (ISA, threads) setting; each child runs every operator
+ * (aclnnMishBackward, aclnnMish, aclnnInplaceMish) through the one test runner
+ * (tests/ut/ut_ops.h) over the same inputs (dense and strided, large enough to be split over
+ * every thread) and prints one FNV-1a hash per case. Every child must print the same hashes
+ * as the first (scalar, 1 thread).
  */
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "acl/acl.h"
-#include "aclnnop/aclnn_mish_backward.h"
-#include "mg_test.h"
+#include "ut_util.h"
 
 /* 3 blocks of at least 32768 elements per thread for 3 threads, plus an odd tail; large
    enough that the float32 output streams (>= 1 MiB per thread, see the host tiling) with
@@ -41,66 +37,54 @@ static float input_value(uint64_t i, int which) {
     return ((float)(z >> 40) / (float)(1u << 24)) * 60.0f - 40.0f;
 }
 
-static void fill(void *buffer, aclDataType dtype, size_t count, int which) {
-    for (size_t i = 0; i < count; i++) {
-        float v = input_value(i, which);
-        if (dtype == ACL_FLOAT) {
-            ((float *)buffer)[i] = v;
-        } else if (dtype == ACL_FLOAT16) {
-            ((uint16_t *)buffer)[i] = aclFloatToFloat16(v);
-        } else {
-            uint32_t bits;
-            memcpy(&bits, &v, sizeof bits);
-            ((uint16_t *)buffer)[i] = (uint16_t)(bits >> 16); /* any bf16 pattern will do */
+/* One case: `op` over the given view, inputs from input_value; the hash of the output's
+   whole storage (bytes outside a strided view included). */
+static uint64_t run_case(const ut_op *op, aclDataType dtype, int strided) {
+    int64_t dims1[1] = {ELEMENTS}, dims2[2] = {ROWS, COLS}, strides2[2] = {COLS + 3, 1};
+    ut_tensor t[3];
+    for (int i = 0; i < ut_op_tensor_count(op); i++) {
+        if (strided) ut_tensor_make(&t[i], dtype, 2, dims2, strides2, 0, (int64_t)ROWS * (COLS + 3), ACL_FORMAT_ND);
+        else ut_tensor_dense(&t[i], dtype, 1, dims1);
+    }
+    for (int i = 0; i < op->input_count; i++) {
+        size_t count = t[i].bytes / ut_elem_size(dtype);
+        for (size_t e = 0; e < count; e++) {
+            float v = input_value(e, i + 1);
+            if (dtype == ACL_FLOAT) {
+                memcpy(t[i].host + 4 * e, &v, 4);
+            } else {
+                uint16_t bits = dtype == ACL_FLOAT16 ? aclFloatToFloat16(v) : 0;
+                if (dtype == ACL_BF16) { /* any bfloat16 pattern will do */
+                    uint32_t wide;
+                    memcpy(&wide, &v, 4);
+                    bits = (uint16_t)(wide >> 16);
+                }
+                memcpy(t[i].host + 2 * e, &bits, 2);
+            }
         }
+        ut_upload(&t[i]);
     }
-}
-
-/* One case: out = MishGradV2(g, x) with the given view; returns the hash of out's storage. */
-static uint64_t run_case(aclDataType dtype, int strided) {
-    size_t es = dtype == ACL_FLOAT ? 4 : 2;
-    int64_t dims1[1] = {ELEMENTS}, dims2[2] = {ROWS, COLS};
-    int64_t storage2[2] = {ROWS, COLS + 3}, strides2[2] = {COLS + 3, 1};
-    size_t count = strided ? (size_t)ROWS * (COLS + 3) : ELEMENTS;
-    void *g = NULL, *x = NULL, *y = NULL, *workspace = NULL;
-    if (aclrtMalloc(&g, count * es, ACL_MEM_MALLOC_HUGE_FIRST) || aclrtMalloc(&x, count * es, ACL_MEM_MALLOC_HUGE_FIRST) ||
-        aclrtMalloc(&y, count * es, ACL_MEM_MALLOC_HUGE_FIRST)) {
-        fprintf(stderr, "aclrtMalloc failed\n");
-        exit(2);
-    }
-    fill(g, dtype, count, 1);
-    fill(x, dtype, count, 2);
-    memset(y, 0x5A, count * es);
-    aclTensor *t[3];
-    void *data[3] = {g, x, y};
-    for (int i = 0; i < 3; i++)
-        t[i] = strided ? aclCreateTensor(dims2, 2, dtype, strides2, 0, ACL_FORMAT_ND, storage2, 2, data[i])
-                       : aclCreateTensor(dims1, 1, dtype, NULL, 0, ACL_FORMAT_ND, dims1, 1, data[i]);
-    uint64_t workspace_size = 0;
-    aclOpExecutor *executor = NULL;
-    aclnnStatus status = aclnnMishBackwardGetWorkspaceSize(t[0], t[1], t[2], &workspace_size, &executor);
-    if (status == ACLNN_SUCCESS && workspace_size > 0)
-        status = aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
-    if (status == ACLNN_SUCCESS) status = aclnnMishBackward(workspace, workspace_size, executor, NULL);
-    if (status == ACLNN_SUCCESS) status = aclrtSynchronizeStream(NULL);
+    aclnnStatus status = ut_op_run(op, t, NULL, NULL);
     if (status != ACLNN_SUCCESS) {
-        fprintf(stderr, "MishGradV2 failed: %d %s\n", (int)status, aclGetRecentErrMsg());
+        fprintf(stderr, "%s failed: %d %s\n", op->phase2_name, (int)status, aclGetRecentErrMsg());
         exit(2);
     }
-    uint64_t hash = fnv1a(y, count * es, UINT64_C(1469598103934665603));
-    for (int i = 0; i < 3; i++) aclDestroyTensor(t[i]);
-    aclrtFree(g);
-    aclrtFree(x);
-    aclrtFree(y);
-    if (workspace != NULL) aclrtFree(workspace);
+    ut_tensor *out = ut_op_output(op, t);
+    ut_download(out);
+    uint64_t hash = fnv1a(out->host, out->bytes, UINT64_C(1469598103934665603));
+    for (int i = 0; i < ut_op_tensor_count(op); i++) ut_tensor_free(&t[i]);
     return hash;
 }
+
+#define CASES (UT_OP_COUNT * 3 * 2)
 
 static int child(void) {
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 2;
     const aclDataType dtypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-    for (int d = 0; d < 3; d++)
-        for (int strided = 0; strided <= 1; strided++) printf("%016" PRIx64 "\n", run_case(dtypes[d], strided));
+    for (int k = 0; k < UT_OP_COUNT; k++)
+        for (int d = 0; d < 3; d++)
+            for (int strided = 0; strided <= 1; strided++)
+                printf("%016" PRIx64 "\n", run_case(UT_OPS[k], dtypes[d], strided));
     aclrtResetDevice(0);
     aclFinalize();
     return 0;
@@ -124,9 +108,9 @@ static int run_child(const char *isa, int threads, char *out, size_t capacity) {
 
 MG_TEST(every_isa_and_thread_count_gives_the_same_bits) {
     static const char *const isas[] = {"scalar", "avx2", "avx512", "neon", "auto"};
-    char reference[1024], each[1024];
+    char reference[CASES * 17 + 64], each[CASES * 17 + 64];
     MG_CHECK_EQ_INT(run_child("scalar", 1, reference, sizeof reference), 0);
-    MG_CHECK(strlen(reference) == 6 * 17); /* 6 cases, 16 hex digits and a newline each */
+    MG_CHECK(strlen(reference) == CASES * 17); /* 16 hex digits and a newline per case */
     for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
         for (int threads = 1; threads <= 3; threads++) {
             /* An ISA this CPU lacks falls back to the best it has: still a valid run. */
