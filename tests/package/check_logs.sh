@@ -83,6 +83,15 @@ MISHGRAD_NUM_THREADS=2 "$probe" run float >"$dir/threads_ok.out" 2>&1
 check "MISHGRAD_NUM_THREADS=2: no warning" no_match "$dir/threads_ok.out" '^\[WARNING\] '
 MISHGRAD_NUM_THREADS=257 ASCEND_GLOBAL_LOG_LEVEL=4 "$probe" run float >"$dir/threads_off.out" 2>&1
 check "MISHGRAD_NUM_THREADS=257 with logging off: silent" no_match "$dir/threads_off.out" '^\[WARNING\] '
+case "$(uname -m)" in aarch64|arm64) missing_isa=avx2 ;; *) missing_isa=neon ;; esac
+for value in bogus "$missing_isa"; do
+  MISHGRAD_ISA=$value "$probe" run float >"$dir/isa.out" 2>"$dir/isa.err"
+  check "MISHGRAD_ISA=$value: the run still succeeds" contains "$dir/isa.out" "values=right"
+  check "MISHGRAD_ISA=$value: a [WARNING] at the default level names it" \
+    bash -c "grep '^\[WARNING\] ' '$dir/isa.err' | grep -qF 'MISHGRAD_ISA=$value'"
+done
+MISHGRAD_ISA=scalar "$probe" run float >"$dir/isa_ok.out" 2>&1
+check "MISHGRAD_ISA=scalar: no warning" no_match "$dir/isa_ok.out" '^\[WARNING\] '
 "$probe" leak >"$dir/leak.out" 2>"$dir/leak.err"
 check "leak: aclFinalize succeeds" contains "$dir/leak.out" "finalize=0"
 check "leak: a [WARNING] at the default level says what aclFinalize released" \
