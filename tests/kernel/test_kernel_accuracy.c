@@ -14,7 +14,9 @@
 #include <stdlib.h>
 
 #include "kernel_test_util.h"
+#include "kt_cpu.h"
 #include "mg_test.h"
+#include "mish_reference.h"
 
 /* Reference: long double (64-bit significand), relative error around 1e-18, far below
    the 2^-23 scale of the bound. */
@@ -237,5 +239,37 @@ static void check_16bit(int dtype) {
 
 MG_TEST(f16_every_input_within_one_ulp) { check_16bit(1); }
 MG_TEST(bf16_every_input_within_one_ulp) { check_16bit(2); }
+
+/* The float16 root window: the x next to the root of mish' (-1.1923828 and its neighbours)
+   with EVERY float16 gradient (all exponents and mantissas): each result within 1 ulp of
+   the correctly rounded g mish'(x). Narrowing the kernel's root window (2^-12) to 2^-16
+   makes hundreds of these 2 ulp off. */
+MG_TEST(f16_root_window_every_gradient) {
+    enum { N = 65536 };
+    static uint16_t g[N], x[N], y[N];
+    const uint16_t root16 = 0xBCC5; /* -1.1923828 */
+    long checked = 0, bad = 0;
+    for (int dx = -6; dx <= 6; dx++) {
+        const uint16_t xb = (uint16_t)(root16 + dx);
+        for (uint32_t i = 0; i < N; i++) { g[i] = (uint16_t)i; x[i] = xb; }
+        kernels()->f16(g, x, y, N);
+        const long double m = mish_ref_grad_ld(mish_ref_f16_to_f32(xb));
+        for (uint32_t i = 0; i < N; i++) {
+            const float gv = mish_ref_f16_to_f32(g[i]);
+            if (!isfinite(gv)) continue;
+            int tie = 0;
+            const uint16_t want = mish_ref_round_f16((long double)gv * m, &tie);
+            const int32_t dist = mish_ref_bits16_distance(y[i], want, 0x7C00);
+            checked++;
+            if (dist > 1 && bad++ < 5)
+                MG_FAIL("x=0x%04x g=0x%04x: got 0x%04x, correctly rounded 0x%04x", xb, g[i], y[i], want);
+        }
+    }
+    mg_checks_done++;
+    printf("  root window: %ld (x, g) pairs, %ld more than 1 ulp off\n", checked, bad);
+    MG_CHECK(checked > 800000);
+}
+
+KT_SKIP_UNLESS_CPU_HAS_REQUESTED_ISA()
 
 MG_TEST_MAIN()

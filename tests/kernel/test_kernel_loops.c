@@ -267,4 +267,60 @@ MG_TEST(large_odd_size) {
     }
 }
 
+/* The streaming tiles with `out` (and, in place, grad or x) at every element offset 0..15
+   from a 64-byte boundary, canaries on both sides, at 1000 and 2^20 + 3 elements: an
+   alignment fallback that tested 16 bytes instead of 64 streams to a misaligned address
+   and faults at offset 4. */
+static void streaming_offsets(size_t n, int dtype) {
+    enum { CANARY = 64 };
+    const mish_grad_v2_kernels *tables[6];
+    const size_t count = kt_tables(tables, 6);
+    const mish_grad_v2_kernels *scalar = mish_grad_v2_kernels_for("scalar");
+    const size_t es = kt_dtype_size(dtype);
+    const size_t bytes = ((n + 16) * es + 2 * CANARY + 63) / 64 * 64;
+    unsigned char *g_ref = malloc(n * es), *x_ref = malloc(n * es), *want = malloc(n * es);
+    unsigned char *g = aligned_alloc(64, bytes), *x = aligned_alloc(64, bytes), *out = aligned_alloc(64, bytes);
+    MG_CHECK(g_ref && x_ref && want && g && x && out);
+    if (g_ref && x_ref && want && g && x && out) {
+        size_t at[6];
+        uint32_t st = (uint32_t)n | 1u;
+        for (size_t k = 0; k < 6; k++) at[k] = kt_next(&st) % n;
+        fill_mostly_fast(dtype, g_ref, x_ref, n, (uint32_t)n + 3u, at, 6);
+        kt_fn(scalar, dtype)(g_ref, x_ref, want, n);
+        for (size_t t = 0; t < count; t++) {
+            for (size_t offset = 0; offset < 16; offset++) {
+                for (int mode = 0; mode < 2; mode++) { /* 0: out of place, 1: out == grad */
+                    memset(out, 0xA5, bytes);
+                    memset(g, 0x5A, bytes);
+                    unsigned char *gp = g + CANARY + offset * es, *xp = x + CANARY + offset * es;
+                    memcpy(gp, g_ref, n * es);
+                    memcpy(xp, x_ref, n * es);
+                    unsigned char *buf = mode ? g : out, *dst = buf + CANARY + offset * es;
+                    kt_fn_stream(tables[t], dtype)(gp, xp, dst, n);
+                    mg_checks_done++;
+                    if (memcmp(dst, want, n * es) != 0)
+                        MG_FAIL("%s %s n=%zu offset %zu mode %d: streaming tile differs from scalar", tables[t]->isa,
+                                kt_dtype_name(dtype), n, offset, mode);
+                    const unsigned char fillc = mode ? 0x5A : 0xA5;
+                    int intact = 1;
+                    for (unsigned char *q = buf; q < dst; q++) intact &= *q == fillc;
+                    for (unsigned char *q = dst + n * es; q < buf + bytes; q++) intact &= *q == fillc;
+                    mg_checks_done++;
+                    if (!intact)
+                        MG_FAIL("%s %s n=%zu offset %zu mode %d: bytes outside the output changed", tables[t]->isa,
+                                kt_dtype_name(dtype), n, offset, mode);
+                }
+            }
+        }
+    }
+    free(g_ref); free(x_ref); free(want); free(g); free(x); free(out);
+}
+
+MG_TEST(streaming_every_offset) {
+    for (int dtype = 0; dtype < 3; dtype++) {
+        streaming_offsets(1000, dtype);
+        streaming_offsets((1u << 20) + 3, dtype);
+    }
+}
+
 MG_TEST_MAIN()
