@@ -9,6 +9,11 @@
  *   mishgrad_sweep --from -110 --to -80  one value range, every pattern in it
  *   mishgrad_sweep --dtype f16 --g 1,3   all 65536 float16 x; also bf16, or 16 for both
  *   mishgrad_sweep --pytorch-formula     the same tables for PyTorch's aten formula in float32
+ *   mishgrad_sweep --op mish             the forward (aclnnMish): every finite float32 x in
+ *                                        ulps of the exact mish(x), bound 2 (goal 1); with
+ *                                        --dtype 16 every 16-bit x (bound: 1 ulp, >= 99.9%
+ *                                        correctly rounded); --pytorch-formula measures
+ *                                        x * tanhf(log1pf(expf(x))) in float32 instead
  *
  * float32 prints, per x range, the max and mean of issue 4's error measure
  *     err = |y - g mish'(x)| / max(2^-23 |g| (|T1| + |T2|), 2^-149)
@@ -56,11 +61,14 @@ typedef struct options {
     size_t batch;
     int pytorch_formula;
     int max_reports;
+    int forward; /* --op mish */
 } options;
 
 static void usage(FILE *to) {
     fprintf(to,
             "usage: mishgrad_sweep [options]\n"
+            "  --op mish_backward|mish   the operator (default mish_backward; mish: aclnnMish,\n"
+            "                            float32 in ulps of the exact value, bound 2)\n"
             "  --dtype f32|f16|bf16|16   what to sweep (default f32; 16 = f16 and bf16)\n"
             "  --stride N                f32: every N-th finite bit pattern (default 1: all)\n"
             "  --from X, --to X          f32: only x in [X, Y] (default: every finite x)\n"
@@ -95,7 +103,11 @@ static int parse_options(int argc, char **argv, options *o) {
             return -1;
         }
         i++;
-        if (!strcmp(a, "--dtype")) {
+        if (!strcmp(a, "--op")) {
+            if (!strcmp(v, "mish")) o->forward = 1;
+            else if (!strcmp(v, "mish_backward")) o->forward = 0;
+            else goto bad;
+        } else if (!strcmp(a, "--dtype")) {
             if (!strcmp(v, "f32")) o->dtype = SWEEP_F32;
             else if (!strcmp(v, "f16")) o->dtype = SWEEP_F16;
             else if (!strcmp(v, "bf16")) o->dtype = SWEEP_BF16;
@@ -543,6 +555,161 @@ static int sweep_16(const options *o, const format16 *f, float g_value, mish_api
 
 /* ---- main ------------------------------------------------------------------------------- */
 
+/* ---- the forward (--op mish) ------------------------------------------------------------ */
+
+static float pytorch_mish(float x) { return x * tanhf(log1pf(expf(x))); }
+
+enum { FWD_BINS = 6 };
+static const double fwd_edges[FWD_BINS - 1] = {0.5, 1, 1.5, 2, 4};
+static const char *const fwd_bin_names[FWD_BINS] = {"<=0.5", "<=1", "<=1.5", "<=2", "<=4", ">4"};
+
+typedef struct fwd_range {
+    long long count, bins[FWD_BINS];
+    double max_ulp, sum_ulp;
+    uint32_t max_x, max_y;
+} fwd_range;
+
+typedef struct fwd_worker {
+    const float *x;
+    float *y;
+    size_t begin, end;
+    int pytorch;
+    fwd_range ranges[MISH_RANGE_COUNT];
+    long long outside; /* above the bound of 2 */
+} fwd_worker;
+
+static void *fwd_worker_main(void *arg) {
+    fwd_worker *w = arg;
+    for (size_t i = w->begin; i < w->end; i++) {
+        const float x = w->x[i];
+        if (w->pytorch) w->y[i] = pytorch_mish(x);
+        const float y = w->y[i];
+        double err = mish_ref_fwd_ulp_err_d(y, x);
+        /* the double reference is within 2^-25 ulp: decide near an edge in long double */
+        for (int b = 0; b < FWD_BINS - 1; b++)
+            if (fabs(err - fwd_edges[b]) < 1e-6) err = mish_ref_fwd_ulp_err_ld(y, x);
+        const int r = mish_range_of(x);
+        if (r < 0) continue;
+        fwd_range *s = &w->ranges[r];
+        int bin = 0;
+        while (bin < FWD_BINS - 1 && err > fwd_edges[bin]) bin++;
+        s->bins[bin]++;
+        s->count++;
+        s->sum_ulp += isfinite(err) ? err : 0;
+        if (err > s->max_ulp) {
+            s->max_ulp = err;
+            s->max_x = mish_ref_f32_bits(x);
+            s->max_y = mish_ref_f32_bits(y);
+        }
+        if (err > 2.0) w->outside++;
+    }
+    return NULL;
+}
+
+static long long sweep_fwd_f32(const options *o, mish_api_runner *runner, float *xbuf, float *ybuf) {
+    int64_t key_from = MISH_KEY_MIN_FINITE, key_to = MISH_KEY_MAX_FINITE;
+    if (o->have_from) key_from = mish_key_of_bits(mish_ref_f32_bits(o->from));
+    if (o->have_to) key_to = mish_key_of_bits(mish_ref_f32_bits(o->to));
+    fwd_worker *workers = calloc((size_t)o->threads, sizeof *workers);
+    fwd_range total[MISH_RANGE_COUNT];
+    memset(total, 0, sizeof total);
+    long long outside = 0;
+    const double t0 = seconds_now();
+    if (!workers) return -1;
+    for (int64_t key = key_from; key <= key_to;) {
+        size_t n = 0;
+        for (; n < o->batch && key <= key_to; key += o->stride) xbuf[n++] = mish_ref_f32_from_bits(mish_bits_of_key(key));
+        if (!o->pytorch_formula && mish_api_runner_run(runner, ACL_FLOAT, NULL, xbuf, ybuf, n) != 0) {
+            free(workers);
+            return -1;
+        }
+        for (int t = 0; t < o->threads; t++) {
+            memset(&workers[t], 0, sizeof workers[t]);
+            workers[t].x = xbuf;
+            workers[t].y = ybuf;
+            workers[t].pytorch = o->pytorch_formula;
+            workers[t].begin = n * (size_t)t / (size_t)o->threads;
+            workers[t].end = n * (size_t)(t + 1) / (size_t)o->threads;
+        }
+        if (run_threads(o->threads, fwd_worker_main, workers, sizeof *workers) != 0) {
+            free(workers);
+            return -1;
+        }
+        for (int t = 0; t < o->threads; t++) {
+            outside += workers[t].outside;
+            for (int r = 0; r < MISH_RANGE_COUNT; r++) {
+                fwd_range *a = &total[r], *b = &workers[t].ranges[r];
+                a->count += b->count;
+                a->sum_ulp += b->sum_ulp;
+                for (int k = 0; k < FWD_BINS; k++) a->bins[k] += b->bins[k];
+                if (b->max_ulp > a->max_ulp) { a->max_ulp = b->max_ulp; a->max_x = b->max_x; a->max_y = b->max_y; }
+            }
+        }
+    }
+    free(workers);
+    printf("\n### mish (%s), float32, stride %lld: ulps of the exact value (bound 2, goal 1), %.0f s\n\n",
+           o->pytorch_formula ? "PyTorch's x*tanhf(log1pf(expf(x))) in float32" : "aclnnMish", (long long)o->stride,
+           seconds_now() - t0);
+    printf("| x range | inputs | max ulp | at x | mean ulp |");
+    for (int k = 0; k < FWD_BINS; k++) printf(" %s |", fwd_bin_names[k]);
+    printf("\n|---|---:|---:|---|---:|");
+    for (int k = 0; k < FWD_BINS; k++) printf("---:|");
+    printf("\n");
+    long long all = 0;
+    double worst = 0;
+    for (int r = 0; r < MISH_RANGE_COUNT; r++) {
+        const fwd_range *a = &total[r];
+        if (a->count == 0) continue;
+        all += a->count;
+        if (a->max_ulp > worst) worst = a->max_ulp;
+        printf("| %s | %lld | %.3f | %a | %.4f |", mish_range_names[r], a->count, a->max_ulp,
+               (double)mish_ref_f32_from_bits(a->max_x), a->sum_ulp / (double)a->count);
+        for (int k = 0; k < FWD_BINS; k++) printf(" %lld |", a->bins[k]);
+        printf("\n");
+    }
+    printf("\n%lld inputs, worst %.3f ulp, %lld above 2 ulp\n", all, worst, outside);
+    return outside;
+}
+
+static int sweep_fwd_16(const options *o, const format16 *f, mish_api_runner *runner) {
+    static uint16_t xbuf[65536], ybuf[65536];
+    for (uint32_t i = 0; i < 65536; i++) xbuf[i] = (uint16_t)i;
+    if (o->pytorch_formula) {
+        for (uint32_t i = 0; i < 65536; i++) {
+            int tie;
+            ybuf[i] = f->round(pytorch_mish(f->widen(xbuf[i])), &tie);
+        }
+    } else if (mish_api_runner_run(runner, f->dtype, NULL, xbuf, ybuf, 65536) != 0) {
+        return -1;
+    }
+    long finite = 0, exact = 0, one = 0, worse = 0;
+    for (uint32_t i = 0; i < 65536; i++) {
+        const float x = f->widen(xbuf[i]);
+        int tie = 0;
+        const uint16_t want = f->round(mish_ref_fwd_ld(x), &tie);
+        int32_t d = mish_ref_bits16_distance(ybuf[i], want, f->exp_mask);
+        const int y_nan = (ybuf[i] & f->exp_mask) == f->exp_mask && (ybuf[i] & (0x7FFF & ~f->exp_mask));
+        if (y_nan && !(ybuf[i] & f->quiet_bit)) d = INT32_MAX;
+        if (!isfinite(x)) {
+            if (d != 0) worse++;
+            continue;
+        }
+        finite++;
+        if (d == 0 || (tie && d == 1)) exact++;
+        else if (d == 1) one++;
+        else {
+            if (worse < o->max_reports)
+                printf("  %s x=0x%04X: got 0x%04X, correctly rounded 0x%04X\n", f->name, xbuf[i], ybuf[i], want);
+            worse++;
+        }
+    }
+    const int ok = worse == 0 && (double)exact >= 0.999 * (double)finite;
+    printf("%s mish (%s): %ld finite x, correctly rounded %ld (%.4f%%), 1 ulp %ld, worse %ld (non-finite x included): %s\n",
+           f->name, o->pytorch_formula ? "PyTorch formula" : "aclnnMish", finite, exact,
+           100.0 * (double)exact / (double)finite, one, worse, ok ? "within the bound" : "OUTSIDE the bound");
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     options o;
     if (parse_options(argc, argv, &o) != 0) {
@@ -560,7 +727,21 @@ int main(int argc, char **argv) {
         have_runner = 1;
     }
     int status = 0;
-    if (o.dtype == SWEEP_F32) {
+    if (o.forward) {
+        if (o.dtype == SWEEP_F32) {
+            float *xbuf = malloc(o.batch * sizeof(float)), *ybuf = malloc(o.batch * sizeof(float));
+            const long long v = (xbuf && ybuf) ? sweep_fwd_f32(&o, &runner, xbuf, ybuf) : -1;
+            status = v < 0 ? 2 : v > 0 ? 1 : 0;
+            free(xbuf);
+            free(ybuf);
+        } else {
+            if (o.dtype != SWEEP_BF16) status = sweep_fwd_16(&o, &format_f16, &runner);
+            if (status != 2 && o.dtype != SWEEP_F16) {
+                const int v = sweep_fwd_16(&o, &format_bf16, &runner);
+                status = v < 0 ? 2 : (v > status ? v : status);
+            }
+        }
+    } else if (o.dtype == SWEEP_F32) {
         float *gbuf = malloc(o.batch * sizeof(float));
         float *xbuf = malloc(o.batch * sizeof(float));
         float *ybuf = malloc(o.batch * sizeof(float));

@@ -38,8 +38,9 @@ int mish_api_runner_run(mish_api_runner *runner, aclDataType dtype, const void *
         return -1;
     }
     aclError rc;
-    if ((rc = aclrtMemcpy(runner->device_grad, runner->capacity_bytes, grad, bytes,
-                          ACL_MEMCPY_HOST_TO_DEVICE)) != ACL_SUCCESS ||
+    const int forward = grad == NULL;
+    if ((!forward && (rc = aclrtMemcpy(runner->device_grad, runner->capacity_bytes, grad, bytes,
+                                       ACL_MEMCPY_HOST_TO_DEVICE)) != ACL_SUCCESS) ||
         (rc = aclrtMemcpy(runner->device_x, runner->capacity_bytes, x, bytes,
                           ACL_MEMCPY_HOST_TO_DEVICE)) != ACL_SUCCESS)
         return report("aclrtMemcpy(HOST_TO_DEVICE)", rc);
@@ -61,10 +62,11 @@ int mish_api_runner_run(mish_api_runner *runner, aclDataType dtype, const void *
         report("aclCreateTensor", 0);
         goto done;
     }
-    status = aclnnMishBackwardGetWorkspaceSize(grad_tensor, x_tensor, out_tensor, &workspace_size,
-                                               &executor);
+    status = forward ? aclnnMishGetWorkspaceSize(x_tensor, out_tensor, &workspace_size, &executor)
+                     : aclnnMishBackwardGetWorkspaceSize(grad_tensor, x_tensor, out_tensor, &workspace_size,
+                                                         &executor);
     if (status != ACLNN_SUCCESS) {
-        report("aclnnMishBackwardGetWorkspaceSize", status);
+        report(forward ? "aclnnMishGetWorkspaceSize" : "aclnnMishBackwardGetWorkspaceSize", status);
         goto done;
     }
     if (workspace_size > 0 &&
@@ -72,9 +74,10 @@ int mish_api_runner_run(mish_api_runner *runner, aclDataType dtype, const void *
         report("aclrtMalloc(workspace)", rc);
         goto done;
     }
-    status = aclnnMishBackward(workspace, workspace_size, executor, runner->stream);
+    status = forward ? aclnnMish(workspace, workspace_size, executor, runner->stream)
+                     : aclnnMishBackward(workspace, workspace_size, executor, runner->stream);
     if (status != ACLNN_SUCCESS) {
-        report("aclnnMishBackward", status);
+        report(forward ? "aclnnMish" : "aclnnMishBackward", status);
         goto done;
     }
     if ((rc = aclrtSynchronizeStream(runner->stream)) != ACL_SUCCESS) {

@@ -1,5 +1,5 @@
 /*
- * tests/accuracy/mish_api_runner.h: runs aclnnMishBackward on host arrays through the
+ * tests/accuracy/mish_api_runner.h: runs aclnnMishBackward or aclnnMish on host arrays through the
  * public API only (aclInit, aclrtMalloc, aclrtMemcpy, aclCreateTensor, both phases,
  * aclrtSynchronizeStream), the way a CANN application does. Shared by the accuracy tests
  * and tools/mishgrad_sweep, so every verdict is about what an application gets.
@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 
 #ifdef __cplusplus
@@ -25,8 +26,9 @@ typedef struct mish_api_runner {
 /* aclInit (a repeated initialisation is fine), device 0, a stream and three device buffers
    of `max_bytes` each. Returns 0, or -1 after printing the failing call and its message. */
 int mish_api_runner_open(mish_api_runner *runner, size_t max_bytes);
-/* out[i] = grad[i] * mish'(x[i]) for n elements of `dtype` (ACL_FLOAT, ACL_FLOAT16,
-   ACL_BF16), as one 1-D tensor each. Returns 0, or -1 after printing what failed. */
+/* out[i] = grad[i] * mish'(x[i]) (aclnnMishBackward) for n elements of `dtype` (ACL_FLOAT,
+   ACL_FLOAT16, ACL_BF16), as one 1-D tensor each; with grad NULL, out[i] = mish(x[i])
+   (aclnnMish). Returns 0, or -1 after printing what failed. */
 int mish_api_runner_run(mish_api_runner *runner, aclDataType dtype, const void *grad,
                         const void *x, void *out, size_t n);
 /* Frees everything and calls aclFinalize. */
