@@ -1,5 +1,10 @@
 /*
- * bench/mishgrad_bench.c: how fast is aclnnMishBackward, and against what?
+ * bench/mishgrad_bench.c: how fast are aclnnMishBackward and (--op mish) aclnnMish, and
+ * against what?
+ *
+ * --op mish times the forward the same way: ours = aclnnMishGetWorkspaceSize + aclnnMish +
+ * aclrtSynchronizeStream; roof = y = x * x (read 1 array, write 1); oneDNN's eltwise_mish
+ * forward_inference; kernel = the forward kernel table's tile.
  *
  * For each dtype and element count it times, in one process and with the same threads:
  *   ours     the full two-phase call a CANN program makes:
@@ -41,19 +46,26 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
+#include "mish_reference.h"
 
 #ifdef MISHGRAD_BENCH_ONEDNN
 #include <dnnl.h>
 #endif
 #ifdef MISHGRAD_BENCH_KERNEL
 #include "mish_grad_v2_kernel.h"
+#include "mish_kernel.h"
 #endif
 
 enum { DT_F32 = 0, DT_F16 = 1, DT_BF16 = 2, DT_COUNT = 3 };
 static const char *const dtype_names[DT_COUNT] = {"f32", "f16", "bf16"};
 static const aclDataType dtype_acl[DT_COUNT] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const size_t dtype_bytes[DT_COUNT] = {4, 2, 2};
+
+/* 1 for --op mish (the forward), 0 for aclnnMishBackward */
+static int op_forward;
+static const char *op_name(void) { return op_forward ? "mish" : "mish_backward"; }
 
 #define MAX_SIZES 32
 #define MAX_THREADS 256
@@ -179,14 +191,14 @@ static float load_as_f32(int dt, const void *base, int64_t i)
     }
 }
 
-/* gradOutput * mish'(x) in double, written the way the contract defines it
-   (tanh(softplus) form), not the single-exp form the kernel uses. */
-static double reference_mish_grad(double g, double x)
+/* gradOutput * mish'(x), or mish(x) for the forward, in double: the project's one
+   reference (tests/accuracy/mish_reference.h) */
+static double reference_value(double g, double x)
 {
-    double softplus = (x > 0 ? x : 0) + log1p(exp(-fabs(x)));
-    double t = tanh(softplus);
-    double sigmoid = 1.0 / (1.0 + exp(-x));
-    return g * (t + x * (1.0 - t * t) * sigmoid);
+    if (op_forward) return mish_ref_fwd_d(x);
+    double t1, t2;
+    mish_ref_terms_d(x, &t1, &t2);
+    return g * (t1 + t2);
 }
 
 /* Largest error over a sample of the output, in units of the dtype's rounding step
@@ -201,9 +213,9 @@ static double sampled_error_units(int dt, const void *g, const void *x, const vo
     for (int64_t s = 0; s < samples; ++s) {
         int64_t i = (s * n) / samples;
         double gi = load_as_f32(dt, g, i), xi = load_as_f32(dt, x, i);
-        double ref = reference_mish_grad(gi, xi);
+        double ref = reference_value(gi, xi);
         double got = load_as_f32(dt, y, i);
-        double scale = fmax(fabs(ref), fabs(gi)) * step[dt];
+        double scale = fmax(fabs(ref), op_forward ? 0.0 : fabs(gi)) * step[dt];
         double units = fabs(got - ref) / (scale > 0 ? scale : 0x1p-149);
         if (!(units <= worst)) worst = units; /* NaN sticks */
     }
@@ -448,6 +460,7 @@ typedef struct bench_case {
 #endif
 #ifdef MISHGRAD_BENCH_KERNEL
     mish_grad_v2_tile_fn kernel;
+    mish_tile_fn kernel_forward;
 #endif
 } bench_case;
 
@@ -456,8 +469,9 @@ static void run_ours(bench_case *c)
     uint64_t workspace_size = 0;
     aclOpExecutor *executor = NULL;
     double t0 = now_seconds();
-    aclnnStatus st = aclnnMishBackwardGetWorkspaceSize(c->tg, c->tx, c->ty, &workspace_size, &executor);
-    if (st != ACLNN_SUCCESS) die("aclnnMishBackwardGetWorkspaceSize", st);
+    aclnnStatus st = op_forward ? aclnnMishGetWorkspaceSize(c->tx, c->ty, &workspace_size, &executor)
+                                : aclnnMishBackwardGetWorkspaceSize(c->tg, c->tx, c->ty, &workspace_size, &executor);
+    if (st != ACLNN_SUCCESS) die("aclnn*GetWorkspaceSize", st);
     if (workspace_size > c->workspace_capacity) {
         /* Contiguous tensors need none; grow once if the library ever asks for some. */
         if (c->workspace) aclrtFree(c->workspace);
@@ -466,8 +480,9 @@ static void run_ours(bench_case *c)
         c->workspace_capacity = workspace_size;
     }
     double t1 = now_seconds();
-    st = aclnnMishBackward(workspace_size ? c->workspace : NULL, workspace_size, executor, c->stream);
-    if (st != ACLNN_SUCCESS) die("aclnnMishBackward", st);
+    st = op_forward ? aclnnMish(workspace_size ? c->workspace : NULL, workspace_size, executor, c->stream)
+                    : aclnnMishBackward(workspace_size ? c->workspace : NULL, workspace_size, executor, c->stream);
+    if (st != ACLNN_SUCCESS) die("aclnnMish / aclnnMishBackward", st);
     double t2 = now_seconds();
     aclError e = aclrtSynchronizeStream(c->stream);
     if (e != ACL_SUCCESS) die("aclrtSynchronizeStream", e);
@@ -489,10 +504,24 @@ static void onednn_setup(bench_case *c, dnnl_engine_t engine, dnnl_stream_t stre
     snprintf(c->onednn_impl, sizeof c->onednn_impl, "n/a");
     if (dnnl_memory_desc_init_by_tag(&md, 1, dims, types[c->dt], dnnl_a) != dnnl_success) return;
     /* Backward needs the forward primitive descriptor as a hint. */
-    if (dnnl_eltwise_forward_desc_init(&fwd_desc, dnnl_forward_training, dnnl_eltwise_mish, &md,
+    if (dnnl_eltwise_forward_desc_init(&fwd_desc, op_forward ? dnnl_forward_inference : dnnl_forward_training,
+                                       dnnl_eltwise_mish, &md,
                                        0.f, 0.f) != dnnl_success ||
         dnnl_primitive_desc_create(&fwd_pd, &fwd_desc, NULL, engine, NULL) != dnnl_success)
         return;
+    if (op_forward) {
+        const char *fimpl = NULL;
+        if (dnnl_primitive_desc_query(fwd_pd, dnnl_query_impl_info_str, 0, &fimpl) == dnnl_success && fimpl)
+            snprintf(c->onednn_impl, sizeof c->onednn_impl, "%s", fimpl);
+        int fok = dnnl_primitive_create(&c->onednn_primitive, fwd_pd) == dnnl_success &&
+                  dnnl_memory_create(&c->onednn_memory[0], &md, engine, c->x) == dnnl_success &&
+                  dnnl_memory_create(&c->onednn_memory[1], &md, engine, c->g) == dnnl_success &&
+                  dnnl_memory_create(&c->onednn_memory[2], &md, engine, c->y) == dnnl_success;
+        dnnl_primitive_desc_destroy(fwd_pd);
+        c->onednn_stream = stream;
+        c->onednn_ready = fok;
+        return;
+    }
     if (dnnl_eltwise_backward_desc_init(&bwd_desc, dnnl_eltwise_mish, &md, &md, 0.f, 0.f) != dnnl_success ||
         dnnl_primitive_desc_create(&bwd_pd, &bwd_desc, NULL, engine, fwd_pd) != dnnl_success) {
         dnnl_primitive_desc_destroy(fwd_pd);
@@ -525,7 +554,9 @@ static void run_onednn(bench_case *c)
     dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, c->onednn_memory[0]},
                                {DNNL_ARG_DIFF_DST, c->onednn_memory[1]},
                                {DNNL_ARG_DIFF_SRC, c->onednn_memory[2]}};
-    if (dnnl_primitive_execute(c->onednn_primitive, c->onednn_stream, 3, args) != dnnl_success)
+    dnnl_exec_arg_t fwd_args[2] = {{DNNL_ARG_SRC, c->onednn_memory[0]}, {DNNL_ARG_DST, c->onednn_memory[2]}};
+    if (dnnl_primitive_execute(c->onednn_primitive, c->onednn_stream, op_forward ? 2 : 3,
+                               op_forward ? fwd_args : args) != dnnl_success)
         die("dnnl_primitive_execute", 0);
     if (dnnl_stream_wait(c->onednn_stream) != dnnl_success) die("dnnl_stream_wait", 0);
 }
@@ -540,7 +571,7 @@ static int contender_available(const bench_case *c, int who)
     case C_ONEDNN: return c->onednn_ready;
 #endif
 #ifdef MISHGRAD_BENCH_KERNEL
-    case C_KERNEL: return c->kernel != NULL;
+    case C_KERNEL: return op_forward ? c->kernel_forward != NULL : c->kernel != NULL;
 #endif
     default: (void)c; return 0;
     }
@@ -550,12 +581,16 @@ static void run_contender(bench_case *c, int who)
 {
     switch (who) {
     case C_OURS: run_ours(c); break;
-    case C_ROOF: roof_run(c->roof, c->g, c->x, c->y, c->n, dtype_bytes[c->dt]); break;
+    /* the forward's roof reads one array: y = x * x */
+    case C_ROOF: roof_run(c->roof, op_forward ? c->x : c->g, c->x, c->y, c->n, dtype_bytes[c->dt]); break;
 #ifdef MISHGRAD_BENCH_ONEDNN
     case C_ONEDNN: run_onednn(c); break;
 #endif
 #ifdef MISHGRAD_BENCH_KERNEL
-    case C_KERNEL: c->kernel(c->g, c->x, c->y, (size_t)c->n); break;
+    case C_KERNEL:
+        if (op_forward) c->kernel_forward(c->x, c->y, (size_t)c->n);
+        else c->kernel(c->g, c->x, c->y, (size_t)c->n);
+        break;
 #endif
     default: break;
     }
@@ -644,6 +679,8 @@ static void run_case(const options *opt, int dt, int64_t n, aclrtStream stream, 
     if (opt->use_kernel) {
         const mish_grad_v2_kernels *k = mish_grad_v2_kernels_get();
         c.kernel = dt == DT_F32 ? k->f32 : dt == DT_F16 ? k->f16 : k->bf16;
+        const mish_kernels *kf = mish_kernels_get();
+        c.kernel_forward = dt == DT_F32 ? kf->f32 : dt == DT_F16 ? kf->f16 : kf->bf16;
     }
 #endif
 
@@ -758,6 +795,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mishgrad_bench [options]\n"
+            "  --op mish_backward|mish  the operator (default mish_backward)\n"
             "  --dtypes LIST    f32,f16,bf16 (default all)\n"
             "  --sizes LIST     element counts, e.g. 1e3,1e6,3e7 (default 1e3,1e4,1e5,1e6,1e7,3e7,1e8)\n"
             "  --reps N         repetitions per contender, median reported (default 11)\n"
@@ -851,6 +889,10 @@ static void parse_options(int argc, char **argv, options *opt)
             if (!opt->only) goto bad;
         } else if (strcmp(a, "--csv") == 0 && v) {
             opt->csv_path = v;
+        } else if (strcmp(a, "--op") == 0 && v) {
+            if (strcmp(v, "mish") == 0) op_forward = 1;
+            else if (strcmp(v, "mish_backward") == 0) op_forward = 0;
+            else goto bad;
         } else {
             takes_value = 0;
             if (strcmp(a, "--no-onednn") == 0) opt->use_onednn = 0;
@@ -952,7 +994,7 @@ static const char csv_header[] =
     "dtype,elements,threads,isa_requested,isa,ours_us,ours_gelem_s,ours_gb_s,roof_gelem_s,roof_gb_s,"
     "ours_pct_roof,onednn_gelem_s,ours_vs_onednn,kernel1t_gelem_s,prepare_us,launch_us,sync_us,"
     "ours_spread_pct,onednn_spread_pct,ours_err_units,onednn_err_units,onednn_impl,reps,"
-    "ours_best_gelem_s,roof_best_gelem_s,onednn_best_gelem_s,quiet_reps\n";
+    "ours_best_gelem_s,roof_best_gelem_s,onednn_best_gelem_s,quiet_reps,op\n";
 
 /* `v` in `fmt`, or `missing` when v is NaN (a contender that did not run). */
 static const char *format_number(char *buffer, size_t size, double v, const char *fmt, const char *missing)
@@ -972,7 +1014,7 @@ static void write_csv_row(FILE *f, int dt, int64_t n, int threads, const char *i
                           int reps)
 {
     char b[8][32];
-    double bytes = 3.0 * (double)n * (double)dtype_bytes[dt];
+    double bytes = (op_forward ? 2.0 : 3.0) * (double)n * (double)dtype_bytes[dt];
     double ours = seconds_of(r, C_OURS), roof = seconds_of(r, C_ROOF);
     double onednn = seconds_of(r, C_ONEDNN), kernel = seconds_of(r, C_KERNEL);
     const char *requested = getenv("MISHGRAD_ISA");
@@ -991,16 +1033,17 @@ static void write_csv_row(FILE *f, int dt, int64_t n, int threads, const char *i
             format_number(b[7], 32, r->error_units[C_OURS], "%.2f", "nan"),
             format_number(b[0], 32, r->available[C_ONEDNN] ? r->error_units[C_ONEDNN] : NAN, "%.2f", ""),
             r->onednn_impl, reps);
-    fprintf(f, "%s,%s,%s,%d\n",
+    fprintf(f, "%s,%s,%s,%d,%s\n",
             format_number(b[0], 32, r->available[C_OURS] ? n / r->best[C_OURS] * 1e-9 : NAN, "%.4f", ""),
             format_number(b[1], 32, r->available[C_ROOF] ? n / r->best[C_ROOF] * 1e-9 : NAN, "%.4f", ""),
             format_number(b[2], 32, r->available[C_ONEDNN] ? n / r->best[C_ONEDNN] * 1e-9 : NAN, "%.4f", ""),
-            r->quiet_reps);
+            r->quiet_reps, op_name());
 }
 
 static void print_table_header(int threads, const char *isa)
 {
-    printf("MishGradV2 aclnnMishBackward, full two-phase call; %d thread(s), ISA %s\n", threads, isa);
+    printf("MishGradV2 %s, full two-phase call; %d thread(s), ISA %s\n", op_forward ? "aclnnMish" : "aclnnMishBackward",
+           threads, isa);
     printf("%-5s %10s %9s %8s %7s %8s %6s %8s %7s %8s %8s %8s %8s %6s\n", "dtype", "elements", "us/call",
            "Gelem/s", "GB/s", "roof", "%roof", "oneDNN", "ours/", "kernel", "phase1", "phase2",
            "sync", "err");
@@ -1011,7 +1054,7 @@ static void print_table_header(int threads, const char *isa)
 static void print_table_row(int dt, int64_t n, const case_result *r)
 {
     char b[5][32];
-    double bytes = 3.0 * (double)n * (double)dtype_bytes[dt];
+    double bytes = (op_forward ? 2.0 : 3.0) * (double)n * (double)dtype_bytes[dt];
     double ours = seconds_of(r, C_OURS);
     printf("%-5s %10" PRId64 " %9.2f %8.3f %7.1f %8s %6s %8s %7s %8s %8.2f %8.2f %8.2f %6.1f\n",
            dtype_names[dt], n, ours * 1e6, n / ours * 1e-9, bytes / ours * 1e-9,
