@@ -235,4 +235,64 @@ MG_TEST(sixteen_bit_distance) {
     MG_CHECK_EQ_INT(mish_ref_bits16_distance(0x7F7F, 0x7F80, 0x7F80), 1);
 }
 
+/* ---- the forward reference, mish(x) ---- */
+
+MG_TEST(forward_agrees_with_textbook_formula) {
+    double worst = 0;
+    for (int i = -40000; i <= 40000; i++) {
+        const long double x = i / 1000.0L;
+        const long double textbook = x * tanhl(log1pl(expl(x)));
+        const long double ref = mish_ref_fwd_ld(x);
+        const double diff = x == 0 ? (double)fabsl(ref) : (double)fabsl(ref / textbook - 1.0L);
+        if (diff > worst) worst = diff;
+    }
+    printf("  forward, [-40, 40]: worst relative |ref - textbook| = %.3g\n", worst);
+    MG_CHECK(worst < 1e-16);
+}
+
+MG_TEST(forward_asymptotics_and_specials) {
+    /* x -> -inf: mish(x) = x e^x (1 - e^x / 2 + O(e^3x)) */
+    for (long double x = -30.0L; x > -11000.0L; x *= 1.37L)
+        MG_CHECK(fabsl(mish_ref_fwd_ld(x) / (x * expl(x)) - 1.0L) < 1e-12L);
+    /* x -> +inf: x (1 - 2 e^-2x ...) */
+    for (long double x = 40.0L; x < 1e38L; x *= 3.1L) MG_CHECK(mish_ref_fwd_ld(x) == x);
+    MG_CHECK(fabsl(mish_ref_fwd_ld(1.0L) - 0.86509838826731L) < 1e-13L);
+    MG_CHECK(isnan(mish_ref_fwd_ld(-INFINITY)));
+    MG_CHECK(isnan(mish_ref_fwd_ld(NAN)));
+    MG_CHECK(mish_ref_fwd_ld(INFINITY) == INFINITY);
+    MG_CHECK(signbit(mish_ref_fwd_ld(-0.0L)) && mish_ref_fwd_ld(-0.0L) == 0);
+    MG_CHECK(isnan(mish_ref_fwd_d(-INFINITY)) && mish_ref_fwd_d(INFINITY) == INFINITY);
+    MG_CHECK(signbit(mish_ref_fwd_d(-1000.0)) && mish_ref_fwd_d(-1000.0) == 0);
+    /* the tolerance rule's cases */
+    MG_CHECK(mish_ref_fwd_ulp_err_ld(NAN, -INFINITY) == 0);
+    MG_CHECK(mish_ref_fwd_ulp_err_ld(0.0f, -INFINITY) == INFINITY);
+    MG_CHECK(mish_ref_fwd_ulp_err_ld(INFINITY, INFINITY) == 0);
+    MG_CHECK(mish_ref_fwd_ulp_err_ld(FLT_MAX, INFINITY) == INFINITY);
+    MG_CHECK(mish_ref_fwd_ulp_err_ld(NAN, 1.0f) == INFINITY);
+    const float y1 = (float)mish_ref_fwd_ld(1.0f);
+    MG_CHECK(mish_ref_fwd_ulp_err_ld(y1, 1.0f) <= 0.5);
+    const double one_off = mish_ref_fwd_ulp_err_ld(nextafterf(y1, 2.0f), 1.0f);
+    MG_CHECK(one_off > 0.5 && one_off <= 1.5);
+}
+
+MG_TEST(forward_double_within_its_budget) {
+    double worst = 0;
+    for (uint64_t bits = 0; bits < 0x7F800000u; bits += 4099)
+        for (int negative = 0; negative < 2; negative++) {
+            const float x = mish_ref_f32_from_bits((uint32_t)bits | (negative ? 0x80000000u : 0));
+            const long double l = mish_ref_fwd_ld(x);
+            const double d = mish_ref_fwd_d(x);
+            /* below 2^-160 both are far under half of float32's smallest subnormal: the
+               float32 answer is a signed zero either way (double underflows from x < -708) */
+            if (fabsl(l) < 0x1p-160L) {
+                MG_CHECK(fabs(d) < 0x1p-160 && (float)d == 0.0f && signbit(d) == signbit((double)l));
+                continue;
+            }
+            const double rel = (double)fabsl(((long double)d - l) / l);
+            if (rel > worst) worst = rel;
+        }
+    printf("  forward: worst relative |double - long double| = %.3g (budget %g)\n", worst, MISH_REF_FWD_D_REL_BOUND);
+    MG_CHECK(worst <= MISH_REF_FWD_D_REL_BOUND);
+}
+
 MG_TEST_MAIN()
