@@ -310,7 +310,7 @@ static void roof_chunk(roof_pool *pool, int index)
     if (end > pool->n) end = pool->n;
     if (begin >= end) return;
 #if defined(__SSE2__)
-    /* Outputs the library would stream (>= 1 MiB per thread, op_host/mish_grad_v2_tiling.c)
+    /* Outputs the library would stream (>= 1 MiB per thread, op_host/elementwise/elementwise_l0.c)
        are streamed here too, so the roof stays the bound at large sizes instead of paying
        the read-for-ownership the library avoids. Chunks start on cache lines of 64-byte
        aligned arrays, so the 16-byte stores are aligned. */
