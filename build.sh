@@ -45,7 +45,8 @@ Configures, builds and installs MishGradV2 (default prefix ./install, build fold
                         <arch>-linux/include, lib64, opp/vendors/customize_nn/op_api/{include,lib}
   --prefix DIR          install prefix (default ./install; environment MISHGRAD_INSTALL_PREFIX)
   --build-dir DIR       build folder (default ./build; environment MISHGRAD_BUILD_DIR)
-  -j N, -jN, --jobs N   parallel build and test jobs (default: the online CPUs)
+  -j N, -jN, --jobs N   parallel build jobs (default: the online CPUs); tests run on at
+                        most as many jobs as there are CPUs
   -O0 .. -O3, -Os       optimisation level of every C file (default: the build type's, -O3)
   --ops=LIST            comma-separated operators to test: mish_grad_v2 (aclnnMishBackward;
                         also mish_grad), mish (aclnnMish, aclnnInplaceMish); default all.
@@ -159,7 +160,11 @@ fi
 if [ "$run_tests" = 1 ]; then
   # The package tests build programs against the install tree just written.
   export MISHGRAD_INSTALL_PREFIX="$prefix"
-  ctest_args=(--test-dir "$build_dir" --output-on-failure -j "$jobs")
+  # -j is ops-nn's compile-thread count; tests run at most one per CPU, since some of them
+  # time their own work (streams, timeouts) and an oversubscribed machine distorts that.
+  cpus=$(nproc 2>/dev/null || echo 2)
+  test_jobs=$(( jobs < cpus ? jobs : cpus ))
+  ctest_args=(--test-dir "$build_dir" --output-on-failure -j "$test_jobs")
   # Operators not named by --ops: their tests (CTest label op:<name>) are left out.
   # MISHGRAD_TEST_EXCLUDE_LABELS adds labels to leave out (the package tests use it when
   # they run this script, so that it does not run them again).
