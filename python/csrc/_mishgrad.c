@@ -52,8 +52,7 @@ static pthread_key_t thread_key;
 typedef struct thread_state {
     int context_set, ready;
     aclrtStream stream;
-    void *workspace;
-    uint64_t workspace_size;
+    mg_workspace workspace;
 } thread_state;
 static _Thread_local thread_state tls;
 
@@ -83,10 +82,8 @@ static int fail_recent(outcome *o, int status, const char *api) {
 }
 
 static void release_thread_resources(thread_state *t) {
-    if (t->workspace != NULL) (void)aclrtFree(t->workspace);
+    mg_workspace_free(&t->workspace);
     if (t->stream != NULL) (void)aclrtDestroyStream(t->stream);
-    t->workspace = NULL;
-    t->workspace_size = 0;
     t->stream = NULL;
     t->ready = 0;
 }
@@ -565,20 +562,18 @@ static int call_run(call *c) {
     if (st != ACLNN_SUCCESS) return fail_recent(&c->out, st, phase1);
     void *workspace = NULL;
     if (workspace_size > 0) {
-        if (workspace_size > tls.workspace_size) {
-            if (tls.workspace != NULL) (void)aclrtFree(tls.workspace);
-            tls.workspace = NULL;
-            tls.workspace_size = 0;
-            aclError e = aclrtMalloc(&tls.workspace, (size_t)workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
-            if (e != ACL_SUCCESS) {
-                tls.workspace = NULL;
-                fail_recent(&c->out, e, "aclrtMalloc");
+        if (workspace_size > tls.workspace.bytes) {
+            mg_workspace_free(&tls.workspace);
+            int e = mg_workspace_alloc(&tls.workspace, workspace_size, c->out.message,
+                                       sizeof c->out.message);
+            if (e != 0) {
+                c->out.status = e;
+                c->out.api = mg_mem_zero_copy() ? "aclrtHostRegister" : "aclrtMalloc";
                 (void)aclDestroyAclOpExecutor(executor);
                 return e;
             }
-            tls.workspace_size = workspace_size;
         }
-        workspace = tls.workspace;
+        workspace = tls.workspace.dev;
     }
     switch (c->op) {
     case OP_MISH_BACKWARD:
@@ -602,11 +597,7 @@ static int call_run(call *c) {
         aclError e = aclrtSynchronizeStream(tls.stream);
         if (e != ACL_SUCCESS) status = fail_recent(&c->out, e, "aclrtSynchronizeStream");
     }
-    if (tls.workspace_size > MG_WORKSPACE_KEEP) {
-        (void)aclrtFree(tls.workspace);
-        tls.workspace = NULL;
-        tls.workspace_size = 0;
-    }
+    if (tls.workspace.bytes > MG_WORKSPACE_KEEP) mg_workspace_free(&tls.workspace);
     return status;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -274,4 +275,51 @@ int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
 void mg_mem_release(mg_span *spans, int count, int ok) {
     if (atomic_load(&route) == 1) register_release(spans, count);
     else staging_release(spans, count, ok);
+}
+
+int mg_workspace_alloc(mg_workspace *w, uint64_t bytes, char *msg, size_t msg_size) {
+    w->host = w->dev = NULL;
+    w->bytes = 0;
+    if (mg_mem_probe()) {
+        uintptr_t page = page_size();
+        size_t size = (size_t)((bytes + page - 1) & ~(uint64_t)(page - 1));
+        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) {
+            snprintf(msg, msg_size, "mishgrad: no memory for a workspace of %llu bytes",
+                     (unsigned long long)bytes);
+            return ACL_ERROR_BAD_ALLOC;
+        }
+        void *dev = NULL;
+        aclError e = aclrtHostRegister(p, size, ACL_HOST_REGISTER_MAPPED, &dev);
+        if (e != ACL_SUCCESS) {
+            snprintf(msg, msg_size, "aclrtHostRegister of a %zu-byte workspace failed: %s", size,
+                     recent_message());
+            munmap(p, size);
+            return e;
+        }
+        w->host = p;
+        w->dev = dev;
+        w->bytes = size;
+        return 0;
+    }
+    aclError e = aclrtMalloc(&w->dev, (size_t)bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (e != ACL_SUCCESS) {
+        snprintf(msg, msg_size, "aclrtMalloc of a %llu-byte workspace failed: %s",
+                 (unsigned long long)bytes, recent_message());
+        w->dev = NULL;
+        return e;
+    }
+    w->bytes = bytes;
+    return 0;
+}
+
+void mg_workspace_free(mg_workspace *w) {
+    if (w->host != NULL) {
+        (void)aclrtHostUnregister(w->host);
+        munmap(w->host, (size_t)w->bytes);
+    } else if (w->dev != NULL) {
+        (void)aclrtFree(w->dev);
+    }
+    w->host = w->dev = NULL;
+    w->bytes = 0;
 }

@@ -45,4 +45,15 @@ int mg_mem_probe(void);
 /* The route decided: 1 = zero copy, 0 = staging (or not probed yet). */
 int mg_mem_zero_copy(void);
 
+/* A workspace of at least `bytes` for phase 2. On the zero-copy route it is pages of its
+   own (mmap), registered: an aclrtMalloc block could share a page with the caller's arrays,
+   and the runtime refuses a registration that overlaps aclrtMalloc memory. On the staging
+   route it is an aclrtMalloc block. Returns 0 or a status (msg filled in). */
+typedef struct mg_workspace {
+    void *host, *dev;
+    uint64_t bytes;
+} mg_workspace;
+int mg_workspace_alloc(mg_workspace *w, uint64_t bytes, char *msg, size_t msg_size);
+void mg_workspace_free(mg_workspace *w);
+
 #endif /* MG_HOSTMEM_H_ */
