@@ -22,6 +22,10 @@ CC=clang cmake -S . -B "$build" -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESS
   -DCMAKE_CROSSCOMPILING_EMULATOR="qemu-aarch64;-L;/usr/aarch64-linux-gnu" \
   -DMISHGRAD_BUILD_BENCH=OFF -DMISHGRAD_BUILD_TOOLS=ON >/dev/null
 cmake --build "$build" -j 2
-# Package tests build consumers with the host compiler; accuracy tests are slow under
-# emulation and cover the same kernel bits the bit-exact tests compare.
-ctest --test-dir "$build" --output-on-failure -j 2 -R "kernel|ut_"
+# Package tests build consumers with the host compiler; the API accuracy tests are slow
+# under emulation (long double is software quad precision on AArch64) and cover the same
+# kernel bits the bit-exact tests compare. The kernel tests run here: both operators' NEON
+# tables against scalar bit for bit (kernel.bitexact.neon, kernel.mish.bitexact.neon),
+# their loops and streaming tiles, the dispatch (NEON expected from the CPU), and the
+# forward's accuracy on the NEON table; kernel.exp (60 million expl) is left to the host.
+ctest --test-dir "$build" --output-on-failure -j 2 -R "kernel|ut_" -E "kernel\.exp"
