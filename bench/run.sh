@@ -8,6 +8,7 @@
 #            --isa-sizes 1e3,1e6 (sizes for the forced ISAs)
 #            --dtypes f32,bf16  --reps N  --batch-ms MS  --quiet-wait S
 #            --torch (install PyTorch if absent)
+#            --op mish  (the forward, aclnnMish: CSVs bench_mish.csv, torch_mish.csv, summary_mish.md)
 #            --no-install  --installed PREFIX (time an installed package, not this tree)
 #            --build-dir DIR  --out DIR (CSV, default bench/results)  --plot FILE  -j N  -h
 #
@@ -38,8 +39,9 @@ install=1
 want_torch=0
 installed_prefix=""
 jobs=2
+op=mish_backward
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
     --batch-ms) batch_ms=$2; shift ;;
     --quiet-wait) quiet_wait=$2; shift ;;
     --torch) want_torch=1 ;;
+    --op) op=$2; shift ;;
     --no-install) install=0 ;;
     --installed) installed_prefix=$2; shift ;;
     --build-dir) build_dir=$2; shift ;;
@@ -110,7 +113,11 @@ bench=$(find "$build_dir" -name mishgrad_bench -type f -perm -u+x | head -n 1)
 
 # ---- the matrix
 mkdir -p "$out_dir"
-rm -f "$out_dir/bench.csv" "$out_dir/torch.csv"
+suffix=""
+[ "$op" = mish ] && suffix=_mish
+bench_csv="$out_dir/bench$suffix.csv"
+torch_csv="$out_dir/torch$suffix.csv"
+rm -f "$bench_csv" "$torch_csv"
 {
   echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -sm), $(nproc) CPUs:" \
        "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
@@ -122,9 +129,9 @@ for threads in $threads_list; do
     case_sizes=$sizes
     [ "$isa" = auto ] || { isa_option=(--isa "$isa"); case_sizes=$isa_sizes; }
     # The library's own ISA choice must not see a stale override from the caller.
-    env -u MISHGRAD_ISA "$bench" --threads "$threads" "${isa_option[@]}" --sizes "$case_sizes" \
+    env -u MISHGRAD_ISA "$bench" --op "$op" --threads "$threads" "${isa_option[@]}" --sizes "$case_sizes" \
         --dtypes "$dtypes" --reps "$reps" --batch-ms "$batch_ms" --quiet-wait "$quiet_wait" \
-        --csv "$out_dir/bench.csv"
+        --csv "$bench_csv"
     echo
   done
 done
@@ -132,10 +139,10 @@ done
 torch_args=()
 if torch_python=$(python_with torch); then
   for threads in $threads_list; do
-    "$torch_python" "$root/bench/torch_bench.py" --threads "$threads" --sizes "$sizes" \
-        --reps "$reps" --batch-ms "$batch_ms" --csv "$out_dir/torch.csv"
+    "$torch_python" "$root/bench/torch_bench.py" --op "$op" --threads "$threads" --sizes "$sizes" \
+        --reps "$reps" --batch-ms "$batch_ms" --csv "$torch_csv"
   done
-  torch_args=(--torch "$out_dir/torch.csv")
+  torch_args=(--torch "$torch_csv")
 else
   echo "run.sh: no PyTorch (bash bench/run.sh --torch installs python3-torch); no PyTorch column"
 fi
@@ -144,11 +151,12 @@ echo "# load average after the run: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 # ---- report and plot
 top_threads=$(printf '%s\n' $threads_list | sort -n | tail -n 1)
 report_python=$(command -v python3 || echo /usr/bin/python3)
-"$report_python" "$root/bench/report.py" "$out_dir/bench.csv" "${torch_args[@]}" \
-    --target-threads "$top_threads" --merged "$out_dir/merged.csv" | tee "$out_dir/summary.md"
+"$report_python" "$root/bench/report.py" "$bench_csv" "${torch_args[@]}" \
+    --target-threads "$top_threads" --merged "$out_dir/merged$suffix.csv" | tee "$out_dir/summary$suffix.md"
 if plot_python=$(python_with matplotlib); then
   mkdir -p "$(dirname "$plot_file")"
-  "$plot_python" "$root/bench/plot.py" "$out_dir/bench.csv" "${torch_args[@]}" \
+  [ "$op" = mish ] && plot_file="${plot_file%.png}_mish.png"
+  "$plot_python" "$root/bench/plot.py" "$bench_csv" "${torch_args[@]}" \
       --threads "$top_threads" -o "$plot_file"
 else
   echo "run.sh: no matplotlib; no plot"
