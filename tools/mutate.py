@@ -1,0 +1,587 @@
+#!/usr/bin/env python3
+"""tools/mutate.py: mutation testing of MishGradV2's C code (issue 10). Not part of CI.
+
+    python3 tools/mutate.py                      # 30 mutants per layer, seed 1
+    python3 tools/mutate.py --per-layer 40 --seed 7 --layers runtime,nnopbase
+    python3 tools/mutate.py --plant tools/mutate_planted.txt   # the issue's planted bugs
+    python3 tools/mutate.py --list               # show the layers and their mutation sites
+
+What it does, in build-mutate/ (git-ignored):
+
+1. copies the tree (tracked and untracked, not ignored files) into build-mutate/src, and
+   builds it once with Ninja (Release, tests on, bench and tools off), executables not
+   relinked when a shared library changes (CMAKE_LINK_DEPENDS_NO_SHARED), so a mutant
+   rebuilds only the object it touches and what links it;
+2. lists every mutation site of each layer's code (its own mutator: one token of one line:
+   a relational, equality, logical, arithmetic, shift, bitwise or increment operator swapped,
+   a `!` removed, an integer constant changed, a whole-line statement deleted; never inside
+   comments, strings or log calls) and draws a fixed, seeded sample per layer;
+3. for each mutant: writes it into the copy, rebuilds, and discards it when it does not
+   compile or when every rebuilt object file is byte-identical to the original build's
+   (the compiler proved it equivalent, or the code is not built on this machine, e.g. NEON
+   on x86); otherwise runs the test subset (every CTest test but the soak and the package
+   tests, those that killed most mutants of the layer first) and stops at the first test
+   that fails or times out (killed); a mutant that passes them all survived. Draws continue
+   until --per-layer mutants per layer were judged (or the layer's sites run out).
+4. writes build-mutate/report.md (per layer: judged, killed, survived, kill rate; every
+   survivor with its diff) and build-mutate/results.jsonl (one line per mutant; --resume
+   skips the ones already there).
+
+--plant FILE reads mutants written by hand, one per line, `path:line: old => new` (the
+first `old` on that line becomes `new`; `#` starts a comment) and reports for each whether
+the tests kill it. Exit status: 0, or 1 when a planted mutant survived.
+"""
+
+import argparse
+import fnmatch
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Layers: (name, description, globs). Tiling and L0 share op_host/elementwise/elementwise_l0.c;
+# they are told apart by function (TILING_FUNCTIONS) below.
+LAYERS = [
+    ("runtime", "libascendcl: devices, memory, streams, thread pool, handles, errors", ["runtime/*.c"]),
+    ("nnopbase", "libnnopbase: tensors, views, executors, Contiguous / ViewCopy", ["nnopbase/*.c"]),
+    ("op_host_l2", "operator API: aclnn* entry points and the elementwise layer's checks and plan",
+     ["op_host/op_api/aclnn_*.c", "op_host/elementwise/*_l2.c"]),
+    ("op_host_l0", "operator launch: l0op kernel steps, the elementwise kernel step",
+     ["op_host/op_api/*.c", "op_host/elementwise/*_l0.c", "op_host/*.c"]),
+    ("op_host_tiling", "tiling: blocks, tiles, threads, streaming choice, the block runner",
+     ["op_host/elementwise/*_l0.c", "op_host/*tiling*.c"]),
+    ("op_kernel", "kernels: math, ISA vocabularies, dispatch", ["op_kernel/*.c", "op_kernel/*.h", "op_kernel/simd/*.h"]),
+]
+# In these files, the functions whose names match belong to the tiling layer (with the
+# file's top-level #define constants); the rest of the file is L0.
+TILING_FILES = ["op_host/elementwise/*_l0.c", "op_host/*tiling*.c"]
+TILING_FUNCTIONS = re.compile(r"^(ew_tile|run_block)$|tiling")
+
+DEFAULT_EXCLUDE = r"soak|^package\."
+
+# ---- reading C lines ------------------------------------------------------------------
+
+TOKEN = re.compile(
+    r"(?P<num>0[xX][0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?(?:[pP][+-]?\d+)?[uUlLfF]*|\d+\.\d*(?:[eE][+-]?\d+)?[fFlL]?"
+    r"|\d+[eE][+-]?\d+[fFlL]?|\.\d+(?:[eE][+-]?\d+)?[fFlL]?|\d+[uUlL]*)"
+    r"|(?P<id>[A-Za-z_]\w*)"
+    r"|(?P<op><<=|>>=|<<|>>|<=|>=|==|!=|->|&&|\|\||\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|[-+*/%<>!&|^~=?:;,(){}\[\].])"
+    r"|(?P<ws>\s+)|(?P<other>.)")
+
+SWAPS = {
+    "<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==",
+    "&&": "||", "||": "&&", "+": "-", "-": "+", "/": "*", "%": "/",
+    "<<": ">>", ">>": "<<", "++": "--", "--": "++", "+=": "-=", "-=": "+=",
+    "&": "|", "|": "&", "^": "&",
+}
+BINARY_CONTEXT = {"&", "|", "^", "+", "-"}  # only after an operand (not unary, not address-of)
+STATEMENT_SKIP = re.compile(r"^(return|break|continue|case|default|goto|else|do|if|for|while|switch|typedef|static|"
+                            r"const|struct|enum|union|extern|register|volatile|unsigned|signed|int|long|short|char|"
+                            r"float|double|void|size_t|int\d+_t|uint\d+_t|uintptr_t|aclnnStatus|aclError)\b")
+LOG_CALL = re.compile(r"\bmgrt_log\s*\(")
+
+
+def mask_line(line, in_comment):
+    """The line with comments and string/char literals blanked (same length), and whether a
+    block comment continues past it."""
+    out = []
+    i, n = 0, len(line)
+    while i < n:
+        if in_comment:
+            end = line.find("*/", i)
+            if end < 0:
+                out.append(" " * (n - i))
+                return "".join(out), True
+            out.append(" " * (end + 2 - i))
+            i = end + 2
+            in_comment = False
+            continue
+        c = line[i]
+        if line.startswith("/*", i):
+            in_comment = True
+            continue
+        if line.startswith("//", i):
+            out.append(" " * (n - i))
+            break
+        if c in "\"'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(c + " " * (j - i - 2) + c if j - i >= 2 else " " * (j - i))
+            i = j
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out), in_comment
+
+
+def excluded_lines(masked):
+    """Lines no mutant may touch: preprocessor lines other than `#define NAME constant`, and
+    every line of a log call."""
+    skip = set()
+    depth, in_log = 0, False
+    for k, text in enumerate(masked):
+        s = text.strip()
+        if s.startswith("#") and not re.match(r"#\s*define\s+\w+\s+[-(]*\w", s):
+            skip.add(k)
+        if not in_log and LOG_CALL.search(text):
+            in_log, depth = True, 0
+        if in_log:
+            skip.add(k)
+            depth += text.count("(") - text.count(")")
+            if depth <= 0 and ";" in text:
+                in_log = False
+    return skip
+
+
+def function_of_lines(masked):
+    """For each line, the name of the function whose body holds it ('' outside)."""
+    names, current, depth = [], "", 0
+    pending = ""
+    for text in masked:
+        if depth == 0:
+            m = re.match(r"^[A-Za-z_][\w\s\*]*?\b(\w+)\s*\(", text)
+            if m and not text.rstrip().endswith(";"):
+                pending = m.group(1)
+        opened = text.count("{")
+        if depth == 0 and opened and pending:
+            current = pending
+        names.append(current if depth > 0 or opened else "")
+        depth += opened - text.count("}")
+        if depth <= 0:
+            depth, current = 0, ""
+            if opened or text.strip().startswith("}"):
+                pending = ""
+    return names
+
+
+def sites_of_file(path, rel):
+    """Every mutation site of a file: (line index, column, old, new, kind)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    masked, in_comment = [], False
+    for line in lines:
+        m, in_comment = mask_line(line, in_comment)
+        masked.append(m)
+    skip = excluded_lines(masked)
+    sites = []
+    for k, text in enumerate(masked):
+        if k in skip or not text.strip():
+            continue
+        tokens = [(m.lastgroup, m.group(), m.start()) for m in TOKEN.finditer(text)]
+        tokens = [t for t in tokens if t[0] != "ws"]
+        is_define = text.strip().startswith("#")
+        for index, (kind, tok, col) in enumerate(tokens):
+            prev = tokens[index - 1] if index > 0 else None
+            if kind == "op" and tok in SWAPS:
+                if tok in ("<", ">") and prev and prev[1] in ("include",):
+                    continue
+                if tok in BINARY_CONTEXT:
+                    if prev is None or not (prev[0] in ("id", "num") or prev[1] in (")", "]")):
+                        continue
+                    if prev[0] == "id" and prev[1] in ("return", "case"):
+                        continue
+                sites.append((k, col, tok, SWAPS[tok], "operator"))
+            elif kind == "op" and tok == "!" :
+                sites.append((k, col, "!", "", "negation"))
+            elif kind == "num" and re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", tok):
+                # array sizes in declarations change no behaviour on their own
+                if prev and prev[1] == "[" and re.match(r"^\s*(static\s+|const\s+)*[A-Za-z_]\w*[\s\*]+\w+\s*\[", text):
+                    continue
+                digits = re.match(r"(0[xX][0-9a-fA-F]+|\d+)", tok).group(1)
+                suffix = tok[len(digits):]
+                value = int(digits, 0)
+                new_value = 1 if value == 0 else 0 if value == 1 else value + 1
+                new = (hex(new_value) if digits.lower().startswith("0x") else str(new_value)) + suffix
+                sites.append((k, col, tok, new, "constant"))
+        s = text.strip()
+        if (not is_define and s.endswith(";") and re.match(r"^[A-Za-z_(*]", s) and not STATEMENT_SKIP.match(s)
+                and not s.startswith("(void)")
+                and s.count("(") == s.count(")") and "{" not in s and "}" not in s
+                and not re.match(r"^[A-Za-z_]\w*(\s*\*)*\s+\**[A-Za-z_]\w*\s*(=|;|\[)", s)):
+            col = len(text) - len(text.lstrip())
+            sites.append((k, col, lines[k][col:].rstrip(), ";", "statement deleted"))
+    return lines, masked, sites
+
+
+def layer_files(globs):
+    out = []
+    for g in globs:
+        for dirpath, _, files in os.walk(os.path.join(ROOT, os.path.dirname(g))):
+            if os.path.abspath(dirpath) != os.path.abspath(os.path.join(ROOT, os.path.dirname(g))):
+                continue
+            for name in sorted(files):
+                rel = os.path.relpath(os.path.join(dirpath, name), ROOT)
+                if fnmatch.fnmatch(rel, g) and rel not in out:
+                    out.append(rel)
+    return out
+
+
+def all_sites():
+    """{layer: [mutant dict]} for the tree under ROOT."""
+    per_layer = {}
+    claimed = set()
+    for name, _, globs in LAYERS:
+        mutants = []
+        for rel in layer_files(globs):
+            tiling_file = any(fnmatch.fnmatch(rel, g) for g in TILING_FILES)
+            if name == "op_host_l0" and fnmatch.fnmatch(rel, "op_host/op_api/aclnn_*.c"):
+                continue
+            if name == "op_host_l0" and tiling_file and "elementwise" not in rel:
+                continue  # a whole tiling file belongs to tiling
+            lines, masked, sites = sites_of_file(os.path.join(ROOT, rel), rel)
+            funcs = function_of_lines(masked)
+            for (k, col, old, new, kind) in sites:
+                if tiling_file and "elementwise" in rel:
+                    in_tiling = TILING_FUNCTIONS.search(funcs[k] or "") or (not funcs[k] and masked[k].strip().startswith("#"))
+                    if (name == "op_host_tiling") != bool(in_tiling):
+                        continue
+                key = (rel, k, col, old, new)
+                if key in claimed:
+                    continue
+                claimed.add(key)
+                mutants.append({"layer": name, "file": rel, "line": k + 1, "col": col, "old": old, "new": new,
+                                "kind": kind, "text": lines[k].strip(),
+                                "id": hashlib.sha1(repr(key).encode()).hexdigest()[:12]})
+        per_layer[name] = mutants
+    return per_layer
+
+
+def apply_mutant(src_root, m):
+    path = os.path.join(src_root, m["file"])
+    with open(path, encoding="utf-8") as f:
+        original = f.read()
+    lines = original.split("\n")
+    line = lines[m["line"] - 1]
+    if m["kind"] == "statement deleted":
+        lines[m["line"] - 1] = line[:m["col"]] + ";"
+    else:
+        if line[m["col"]:m["col"] + len(m["old"])] != m["old"]:
+            raise RuntimeError("mutant %s no longer matches %s:%d" % (m["id"], m["file"], m["line"]))
+        lines[m["line"] - 1] = line[:m["col"]] + m["new"] + line[m["col"] + len(m["old"]):]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    return path, original
+
+
+def mutated_line(m):
+    if m["kind"] == "statement deleted":
+        return ";"
+    t = m["text"]
+    # m["text"] is stripped: find the column in it
+    raw = m.get("raw_line")
+    return raw if raw else t
+
+
+# ---- build and tests ----------------------------------------------------------------
+
+def run(cmd, cwd=None, timeout=None, env=None):
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out.decode(errors="replace"), False
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, _ = p.communicate()
+        return -9, out.decode(errors="replace"), True
+
+
+def sync_tree(src_root):
+    """Copies tracked and untracked (not ignored) files into src_root, only those that
+    changed, so unchanged files keep their times and are not rebuilt."""
+    listed = subprocess.run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard", "-z"], check=True,
+                            stdout=subprocess.PIPE).stdout.decode().split("\0")
+    wanted = set()
+    for rel in listed:
+        if not rel or not os.path.isfile(os.path.join(ROOT, rel)):
+            continue
+        wanted.add(rel)
+        a, b = os.path.join(ROOT, rel), os.path.join(src_root, rel)
+        if os.path.exists(b):
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                if fa.read() == fb.read():
+                    continue
+        os.makedirs(os.path.dirname(b), exist_ok=True)
+        shutil.copy2(a, b)
+    for dirpath, _, files in os.walk(src_root):
+        for name in files:
+            rel = os.path.relpath(os.path.join(dirpath, name), src_root)
+            if rel not in wanted:
+                os.remove(os.path.join(dirpath, name))
+
+
+def object_hashes(build_dir):
+    hashes = {}
+    for dirpath, _, files in os.walk(build_dir):
+        for name in files:
+            if name.endswith(".o"):
+                p = os.path.join(dirpath, name)
+                with open(p, "rb") as f:
+                    hashes[p] = hashlib.sha1(f.read()).hexdigest()
+    return hashes
+
+
+def build(build_dir, jobs, timeout=600):
+    return run(["ninja", "-C", build_dir, "-j", str(jobs)], timeout=timeout)
+
+
+def load_tests(build_dir, exclude):
+    out = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"], check=True,
+                         stdout=subprocess.PIPE).stdout
+    tests = []
+    for t in json.loads(out)["tests"]:
+        if exclude and re.search(exclude, t["name"]):
+            continue
+        props = {p["name"]: p["value"] for p in t.get("properties", [])}
+        env = dict(os.environ)
+        for kv in props.get("ENVIRONMENT", []) or []:
+            k, _, v = kv.partition("=")
+            env[k] = v
+        tests.append({"name": t["name"], "command": t["command"], "env": env,
+                      "cwd": props.get("WORKING_DIRECTORY", build_dir),
+                      "skip_code": props.get("SKIP_RETURN_CODE"), "will_fail": props.get("WILL_FAIL", False)})
+    return tests
+
+
+def run_test(t, timeout):
+    start = time.time()
+    code, out, timed_out = run(t["command"], cwd=t["cwd"], env=t["env"], timeout=timeout)
+    elapsed = time.time() - start
+    if timed_out:
+        return "timeout", elapsed, out
+    if t["skip_code"] is not None and code == int(t["skip_code"]):
+        return "skipped", elapsed, out
+    passed = (code == 0) != bool(t["will_fail"])
+    return ("passed" if passed else "failed"), elapsed, out
+
+
+# ---- the run ------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--per-layer", type=int, default=30, help="mutants judged per layer (default 30)")
+    ap.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
+    ap.add_argument("--layers", default="", help="comma-separated layers (default: all)")
+    ap.add_argument("--timeout", type=int, default=180, help="seconds per mutant's tests (default 180)")
+    ap.add_argument("--jobs", type=int, default=2, help="build parallelism (default 2)")
+    ap.add_argument("--exclude", default=DEFAULT_EXCLUDE, help="CTest names left out (regex, default %(default)s)")
+    ap.add_argument("--work", default=os.path.join(ROOT, "build-mutate"), help="work directory")
+    ap.add_argument("--resume", action="store_true", help="keep results.jsonl and skip mutants already judged")
+    ap.add_argument("--plant", help="judge the hand-written mutants of this file instead of sampling")
+    ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
+    args = ap.parse_args()
+
+    per_layer = all_sites()
+    layers = [l for l, _, _ in LAYERS if not args.layers or l in args.layers.split(",")]
+    if args.list:
+        for l, desc, _ in LAYERS:
+            files = sorted({m["file"] for m in per_layer[l]})
+            print("%-15s %4d sites  %s\n                 %s" % (l, len(per_layer[l]), desc, " ".join(files)))
+        return 0
+
+    src_root = os.path.join(args.work, "src")
+    build_dir = os.path.join(args.work, "build")
+    os.makedirs(src_root, exist_ok=True)
+    sync_tree(src_root)
+    if not os.path.exists(os.path.join(build_dir, "build.ninja")):
+        code, out, _ = run(["cmake", "-S", src_root, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                            "-DMISHGRAD_BUILD_BENCH=OFF", "-DMISHGRAD_BUILD_TOOLS=OFF", "-DMISHGRAD_BUILD_TESTS=ON",
+                            "-DCMAKE_LINK_DEPENDS_NO_SHARED=ON"])
+        if code != 0:
+            print(out)
+            return 2
+    code, out, _ = build(build_dir, args.jobs)
+    if code != 0:
+        print(out[-4000:])
+        print("mutate.py: the unmutated tree does not build", file=sys.stderr)
+        return 2
+    baseline_objects = object_hashes(build_dir)
+    tests = load_tests(build_dir, args.exclude)
+    print("mutate.py: baseline: %d tests" % len(tests), flush=True)
+    baseline = {}
+    for t in tests:
+        status, elapsed, out = run_test(t, 600)
+        baseline[t["name"]] = (status, elapsed)
+        if status != "passed":
+            print("  baseline %s: %s (left out)" % (t["name"], status), flush=True)
+    tests = [t for t in tests if baseline[t["name"]][0] == "passed"]
+    for t in tests:
+        t["seconds"] = baseline[t["name"]][1]
+    print("mutate.py: %d tests pass unmutated (%.1f s)" % (len(tests), sum(t["seconds"] for t in tests)), flush=True)
+
+    results_path = os.path.join(args.work, "results.jsonl" if not args.plant else "planted.jsonl")
+    done = {}
+    if args.resume and os.path.exists(results_path):
+        with open(results_path) as f:
+            for line in f:
+                r = json.loads(line)
+                done[r["id"]] = r
+    elif os.path.exists(results_path):
+        os.remove(results_path)
+    kills = {}  # (layer, test) -> mutants killed, to order the tests
+
+    def judge(m):
+        path, original = apply_mutant(src_root, m)
+        try:
+            start = time.time()
+            code, out, _ = build(build_dir, args.jobs)
+            build_seconds = time.time() - start
+            if code != 0:
+                return dict(m, outcome="compile error", build_seconds=round(build_seconds, 1))
+            now = object_hashes(build_dir)
+            changed = [p for p, h in now.items() if baseline_objects.get(p) != h]
+            if not changed:
+                return dict(m, outcome="no code change", build_seconds=round(build_seconds, 1))
+            ordered = sorted(tests, key=lambda t: (-kills.get((m["layer"], t["name"]), 0), t["seconds"]))
+            deadline = time.time() + args.timeout
+            ran = 0
+            for t in ordered:
+                left = deadline - time.time()
+                if left <= 0:
+                    return dict(m, outcome="killed", by="(mutant timeout)", tests_run=ran,
+                                build_seconds=round(build_seconds, 1))
+                status, elapsed, out = run_test(t, min(left, max(6.0, 4 * t["seconds"] + 4)))
+                ran += 1
+                if status in ("failed", "timeout"):
+                    kills[(m["layer"], t["name"])] = kills.get((m["layer"], t["name"]), 0) + 1
+                    return dict(m, outcome="killed", by=t["name"] + (" (timeout)" if status == "timeout" else ""),
+                                tests_run=ran, build_seconds=round(build_seconds, 1))
+            return dict(m, outcome="survived", tests_run=ran, build_seconds=round(build_seconds, 1))
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original)
+
+    def record(r):
+        with open(results_path, "a") as f:
+            f.write(json.dumps(r) + "\n")
+        shown = r.get("by", "")
+        print("  %-14s %-15s %s:%d  %s  [%s -> %s]  %s" % (r["layer"], r["outcome"], r["file"], r["line"],
+                                                       r["text"][:70], r["old"][:30], r["new"], shown), flush=True)
+
+    if args.plant:
+        failures = 0
+        for spec in read_planted(args.plant):
+            m = planted_mutant(spec, src_root)
+            if m is None:
+                print("  NOT FOUND      %s" % spec["raw"], flush=True)
+                failures += 1
+                continue
+            r = done.get(m["id"]) or judge(m)
+            r["name"] = spec["name"]
+            record(r)
+            if r["outcome"] != "killed":
+                failures += 1
+        write_planted_report(args.work, results_path)
+        return 1 if failures else 0
+
+    for layer in layers:
+        pool = list(per_layer[layer])
+        rng = random.Random("%d:%s" % (args.seed, layer))
+        rng.shuffle(pool)
+        judged = 0
+        for m in pool:
+            if judged >= args.per_layer:
+                break
+            r = done.get(m["id"])
+            if r is None:
+                r = judge(m)
+                record(r)
+            if r["outcome"] in ("killed", "survived"):
+                judged += 1
+        print("mutate.py: %s: %d judged" % (layer, judged), flush=True)
+    # rebuild the unmutated tree, so the copy is clean for the next run
+    build(build_dir, args.jobs)
+    write_report(args, results_path, per_layer, layers)
+    return 0
+
+
+def read_planted(path):
+    specs = []
+    name = ""
+    with open(path) as f:
+        for raw in f:
+            s = raw.rstrip("\n")
+            if s.startswith("## "):
+                name = s[3:].strip()
+                continue
+            s = s.split(" #", 1)[0].strip() if not s.startswith("#") else ""
+            if not s:
+                continue
+            m = re.match(r"^(\S+?):(\d+|\?):\s?(.*?) => (.*)$", s)
+            if not m:
+                raise SystemExit("mutate.py: bad planted line: " + s)
+            specs.append({"name": name, "file": m.group(1), "line": m.group(2), "old": m.group(3),
+                          "new": m.group(4), "raw": s})
+    return specs
+
+
+def planted_mutant(spec, src_root):
+    """The spec as a mutant; line '?' finds the first line holding `old`."""
+    path = os.path.join(src_root, spec["file"])
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    candidates = range(len(lines)) if spec["line"] == "?" else [int(spec["line"]) - 1]
+    for k in candidates:
+        if 0 <= k < len(lines) and spec["old"] in lines[k]:
+            col = lines[k].index(spec["old"])
+            key = (spec["file"], k, col, spec["old"], spec["new"])
+            return {"layer": "planted", "file": spec["file"], "line": k + 1, "col": col, "old": spec["old"],
+                    "new": spec["new"], "kind": "planted", "text": lines[k].strip(),
+                    "id": hashlib.sha1(repr(key).encode()).hexdigest()[:12]}
+    return None
+
+
+def write_planted_report(work, results_path):
+    rows = [json.loads(l) for l in open(results_path)]
+    with open(os.path.join(work, "planted.md"), "w") as f:
+        f.write("| planted bug | where | outcome | first failing test |\n|---|---|---|---|\n")
+        for r in rows:
+            f.write("| %s | `%s:%d` `%s` -> `%s` | %s | %s |\n" % (r.get("name", ""), r["file"], r["line"],
+                                                               r["old"], r["new"], r["outcome"], r.get("by", "")))
+    print(open(os.path.join(work, "planted.md")).read())
+
+
+def write_report(args, results_path, per_layer, layers):
+    rows = [json.loads(l) for l in open(results_path)]
+    lines = ["# Mutation run", "",
+             "`python3 tools/mutate.py --per-layer %d --seed %d%s` (tests: every CTest test but `%s`; "
+             "per-mutant timeout %d s)" % (args.per_layer, args.seed,
+                                          (" --layers " + args.layers) if args.layers else "", args.exclude,
+                                          args.timeout), "",
+             "| layer | sites | judged | killed | survived | kill rate | discarded: no code change / compile error |",
+             "|---|---|---|---|---|---|---|"]
+    for layer in layers:
+        mine = [r for r in rows if r["layer"] == layer]
+        k = sum(r["outcome"] == "killed" for r in mine)
+        s = sum(r["outcome"] == "survived" for r in mine)
+        nc = sum(r["outcome"] == "no code change" for r in mine)
+        ce = sum(r["outcome"] == "compile error" for r in mine)
+        rate = "%.1f%%" % (100.0 * k / (k + s)) if k + s else "-"
+        lines.append("| %s | %d | %d | %d | %d | %s | %d / %d |" % (layer, len(per_layer[layer]), k + s, k, s, rate, nc, ce))
+    lines += ["", "## Survivors", ""]
+    for r in rows:
+        if r["outcome"] == "survived":
+            lines.append("- %s `%s:%d` (%s): `%s` — `%s` -> `%s`" % (r["layer"], r["file"], r["line"], r["kind"],
+                                                                  r["text"], r["old"], r["new"]))
+    with open(os.path.join(args.work, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
