@@ -54,6 +54,16 @@ if check "the C++ example builds with the upstream flags" \
   env -u LD_LIBRARY_PATH bash -c "source '$P/set_env.sh' && '$exe'" >"$dir/run_env_only.out" 2>&1
   check "set_env.sh alone is enough to run it" contains "$dir/run_env_only.out" "passed"
 fi
+# The seed's "Example 运行" steps word for word: set_env.sh, the operator package on
+# LD_LIBRARY_PATH, then examples/run.sh, which uses the layout ASCEND_HOME_PATH names.
+env -u LD_LIBRARY_PATH -u ASCEND_HOME_PATH bash -c "source '$P/set_env.sh' &&
+    export LD_LIBRARY_PATH=$op_api/lib:\${LD_LIBRARY_PATH} && cd '$src/examples' && bash run.sh" \
+  >"$dir/run_sh.out" 2>&1
+rc=$?
+tail -n 3 "$dir/run_sh.out"
+check "examples/run.sh after source P/set_env.sh passes (rc $rc)" test "$rc" = 0
+check "examples/run.sh used the CANN layout" contains "$dir/run_sh.out" "using the CANN layout in ASCEND_HOME_PATH=$P"
+check "examples/run.sh ran the backward example" contains "$dir/run_sh.out" "aclnnMishBackward example passed"
 cc_exe="$dir/test_aclnn_mish_grad_v2_c"
 if check "the C example builds with the same flags" \
      "$pkg_cc" -std=c11 "$src/examples/test_aclnn_mish_grad_v2.c" -o "$cc_exe" "${flags[@]}" -lm; then
