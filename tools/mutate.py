@@ -174,7 +174,11 @@ def sites_of_file(path, rel):
         masked.append(m)
     skip = excluded_lines(masked)
     sites = []
+    previous = ";"  # the last code line before this one
     for k, text in enumerate(masked):
+        continued = previous and previous[-1] not in ";{}:" and not previous.startswith("#")
+        if text.strip():
+            previous = text.strip()
         if k in skip or not text.strip():
             continue
         tokens = [(m.lastgroup, m.group(), m.start()) for m in TOKEN.finditer(text)]
@@ -204,7 +208,7 @@ def sites_of_file(path, rel):
                 new = (hex(new_value) if digits.lower().startswith("0x") else str(new_value)) + suffix
                 sites.append((k, col, tok, new, "constant"))
         s = text.strip()
-        if (not is_define and s.endswith(";") and re.match(r"^[A-Za-z_(*]", s) and not STATEMENT_SKIP.match(s)
+        if (not is_define and not continued and s.endswith(";") and re.match(r"^[A-Za-z_(*]", s) and not STATEMENT_SKIP.match(s)
                 and not s.startswith("(void)")
                 and s.count("(") == s.count(")") and "{" not in s and "}" not in s
                 and not re.match(r"^[A-Za-z_]\w*(\s*\*)*\s+\**[A-Za-z_]\w*\s*(=|;|\[)", s)):
@@ -431,7 +435,11 @@ def main():
                 done[r["id"]] = r
     elif os.path.exists(results_path):
         os.remove(results_path)
-    kills = {}  # (layer, test) -> mutants killed, to order the tests
+    # (layer, test) -> mutants killed, to order the tests; kept across runs
+    kills_path = os.path.join(args.work, "kills.json")
+    kills = {}
+    if os.path.exists(kills_path):
+        kills = {tuple(k.split("|", 1)): v for k, v in json.load(open(kills_path)).items()}
 
     def judge(m):
         path, original = apply_mutant(src_root, m)
@@ -467,6 +475,8 @@ def main():
     def record(r):
         with open(results_path, "a") as f:
             f.write(json.dumps(r) + "\n")
+        with open(kills_path, "w") as f:
+            json.dump({"%s|%s" % k: v for k, v in kills.items()}, f)
         shown = r.get("by", "")
         print("  %-14s %-15s %s:%d  %s  [%s -> %s]  %s" % (r["layer"], r["outcome"], r["file"], r["line"],
                                                        r["text"][:70], r["old"][:30], r["new"], shown), flush=True)
