@@ -385,6 +385,7 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutate"), help="work directory")
     ap.add_argument("--resume", action="store_true", help="keep results.jsonl and skip mutants already judged")
     ap.add_argument("--plant", help="judge the hand-written mutants of this file instead of sampling")
+    ap.add_argument("--report-only", action="store_true", help="write report.md from results.jsonl and exit")
     ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
     args = ap.parse_args()
 
@@ -396,6 +397,9 @@ def main():
             print("%-15s %4d sites  %s\n                 %s" % (l, len(per_layer[l]), desc, " ".join(files)))
         return 0
 
+    if args.report_only:
+        write_report(args, os.path.join(args.work, "results.jsonl"), per_layer, layers)
+        return 0
     src_root = os.path.join(args.work, "src")
     build_dir = os.path.join(args.work, "build")
     os.makedirs(src_root, exist_ok=True)
@@ -497,21 +501,25 @@ def main():
         write_planted_report(args.work, results_path)
         return 1 if failures else 0
 
+    # round robin over the layers, so a run cut short still covers every layer evenly
+    pools, judged = {}, {}
     for layer in layers:
-        pool = list(per_layer[layer])
-        rng = random.Random("%d:%s" % (args.seed, layer))
-        rng.shuffle(pool)
-        judged = 0
-        for m in pool:
-            if judged >= args.per_layer:
-                break
-            r = done.get(m["id"])
-            if r is None:
-                r = judge(m)
-                record(r)
-            if r["outcome"] in ("killed", "survived"):
-                judged += 1
-        print("mutate.py: %s: %d judged" % (layer, judged), flush=True)
+        pools[layer] = list(per_layer[layer])
+        random.Random("%d:%s" % (args.seed, layer)).shuffle(pools[layer])
+        judged[layer] = 0
+    while any(judged[l] < args.per_layer and pools[l] for l in layers):
+        for layer in layers:
+            while judged[layer] < args.per_layer and pools[layer]:
+                m = pools[layer].pop(0)
+                r = done.get(m["id"])
+                if r is None:
+                    r = judge(m)
+                    record(r)
+                if r["outcome"] in ("killed", "survived"):
+                    judged[layer] += 1
+                    break
+    for layer in layers:
+        print("mutate.py: %s: %d judged" % (layer, judged[layer]), flush=True)
     # rebuild the unmutated tree, so the copy is clean for the next run
     build(build_dir, args.jobs)
     write_report(args, results_path, per_layer, layers)
