@@ -490,7 +490,26 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
             if (!mgrt_stream_is_valid(stream))
                 status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: stream %p is not a live stream", api, stream);
         } else {
-            status = mgrt_stream_submit(api, stream, run_task, release_task, task, work_elements);
+            /* The bytes this launch reads and writes, for the runtime's cross-stream race
+               check: each view's extent, and the whole workspace (written). */
+            mgrt_access accesses[2 * MAX_SLOTS + 1];
+            size_t access_count = 0;
+            for (int output = 0; output <= 1; output++) {
+                uint32_t count = output ? e->output_count : e->input_count;
+                for (uint32_t i = 0; i < count; i++) {
+                    const slot *sl = output ? &e->outputs[i] : &e->inputs[i];
+                    const unsigned char *data = output ? state.outputs[i] : state.inputs[i];
+                    if (!sl->has_view || sl->view.numel == 0 || data == NULL) continue;
+                    accesses[access_count].ptr = data + sl->view.min_elem * sl->view.elem_size;
+                    accesses[access_count].bytes =
+                        (uint64_t)(sl->view.max_elem - sl->view.min_elem + 1) * (uint64_t)sl->view.elem_size;
+                    accesses[access_count++].write = output;
+                }
+            }
+            if (e->workspace_size > 0 && workspace != NULL)
+                accesses[access_count++] = (mgrt_access){workspace, e->workspace_size, 1};
+            status = mgrt_stream_submit_access(api, stream, run_task, release_task, task, work_elements, accesses,
+                                               access_count);
         }
     }
     /* Queued (or refused): a free of these blocks may go ahead now; it waits for the work. */

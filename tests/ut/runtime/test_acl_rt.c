@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE 1
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/sysinfo.h>
 #include <time.h>
@@ -606,11 +607,78 @@ MG_TEST(unordered_writes_on_two_streams_are_refused_naming_both) {
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
 }
 
+/* The operator's launch declares what it reads and writes: a launch on B reading what an
+   unfinished launch on A writes, with no event between, is refused at the launch (161002)
+   naming both streams, and nothing is queued. */
+static aclTensor *vector_tensor(float *data, int64_t n) {
+    int64_t dims[1] = {n};
+    return aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, data);
+}
+
+static aclnnStatus launch_mish_backward(float *g, float *x, float *out, int64_t n, aclrtStream stream) {
+    aclTensor *tg = vector_tensor(g, n), *tx = vector_tensor(x, n), *to = vector_tensor(out, n);
+    uint64_t ws = 0;
+    aclOpExecutor *exec = NULL;
+    aclnnStatus st = aclnnMishBackwardGetWorkspaceSize(tg, tx, to, &ws, &exec);
+    if (st == 0) st = aclnnMishBackward(NULL, 0, exec, stream);
+    aclDestroyTensor(tg);
+    aclDestroyTensor(tx);
+    aclDestroyTensor(to);
+    return st;
+}
+
+MG_TEST(operator_launches_racing_across_streams_are_refused) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    const int64_t n = 4096;
+    float *buf = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&buf, (size_t)(4 * n) * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    float *g = buf, *x = buf + n, *y = buf + 2 * n, *z = buf + 3 * n;
+    for (int64_t i = 0; i < n; i++) {
+        g[i] = 1.0f;
+        x[i] = (float)(i % 100) / 25.0f - 2.0f;
+    }
+    int counter = 0;
+    queue_slow(a, &counter, 100000);                              /* keeps a's launch unfinished */
+    MG_CHECK_EQ_INT(launch_mish_backward(g, x, y, n, a), 0);       /* a writes y */
+    MG_CHECK_EQ_INT(launch_mish_backward(g, y, z, n, b), 161002);  /* b reads y: a race */
+    char a_name[40], b_name[40];
+    snprintf(a_name, sizeof a_name, "stream %p", a);
+    snprintf(b_name, sizeof b_name, "stream %p", b);
+    const char *m = last_message();
+    MG_CHECK_STR_CONTAINS(m, "cross-stream race");
+    MG_CHECK_STR_CONTAINS(m, a_name);
+    MG_CHECK_STR_CONTAINS(m, b_name);
+    MG_CHECK_EQ_INT(launch_mish_backward(g, x, y, n, b), 161002);  /* b writes y too */
+    MG_CHECK_STR_CONTAINS(last_message(), "writes");
+    MG_CHECK_EQ_INT(launch_mish_backward(g, x, z, n, b), 0);       /* disjoint output, shared inputs read */
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(b, ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(launch_mish_backward(g, y, z, n, b), 0);       /* ordered by the event */
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(counter, 1);
+    int wrong = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double yi = ut_mish_grad_ref(x[i]);
+        double want = ut_mish_grad_ref((float)yi);
+        wrong += fabs((double)z[i] - want) > 1e-4 * (1.0 + fabs(want));
+    }
+    MG_CHECK_EQ_INT(wrong, 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(buf), ACL_SUCCESS);
+}
+
 /* ---- host callbacks ----------------------------------------------------------------------------------------- */
 
 typedef struct callback_probe {
     pthread_t ran_on;
-    int calls;
+    atomic_int calls;
     int order;           /* value of *stamp when it ran */
     int *stamp;
     int sleep_us;
@@ -620,12 +688,12 @@ static void probe_callback(void *user) {
     callback_probe *p = user;
     usleep((useconds_t)p->sleep_us);
     p->ran_on = pthread_self();
-    p->calls++;
     p->order = (*p->stamp)++;
+    atomic_fetch_add(&p->calls, 1); /* after the rest: a poller that sees it sees them */
 }
 
 typedef struct reporter {
-    volatile int stop;
+    atomic_int stop;
     int processed;
     int setup_status;
 } reporter;
@@ -633,7 +701,7 @@ typedef struct reporter {
 static void *report_thread(void *arg) {
     reporter *r = arg;
     r->setup_status = aclrtSetDevice(0);
-    while (!r->stop) {
+    while (!atomic_load(&r->stop)) {
         aclError e = aclrtProcessReport(10);
         if (e == ACL_SUCCESS) r->processed++;
         else if (e != ACL_ERROR_RT_REPORT_TIMEOUT && e != ACL_ERROR_RT_THREAD_SUBSCRIBE) break;
@@ -668,13 +736,13 @@ MG_TEST(callbacks_run_on_the_subscribed_thread_blocking_and_not) {
     MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &free_running, ACL_CALLBACK_NO_BLOCK, stream), ACL_SUCCESS);
     queue_slow(stream, &counter, 0);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
-    after_block = free_running.calls; /* most likely 0: it sleeps 30 ms */
-    for (int i = 0; i < 200 && free_running.calls == 0; i++) usleep(5000);
+    after_block = atomic_load(&free_running.calls); /* most likely 0: it sleeps 30 ms */
+    for (int i = 0; i < 200 && atomic_load(&free_running.calls) == 0; i++) usleep(5000);
     MG_CHECK_EQ_INT(free_running.calls, 1);
     MG_CHECK(pthread_equal(free_running.ran_on, thread));
     MG_CHECK(after_block == 0 || after_block == 1);
     MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)thread, stream), ACL_SUCCESS);
-    r.stop = 1;
+    atomic_store(&r.stop, 1);
     pthread_join(thread, NULL);
     MG_CHECK_EQ_INT(r.setup_status, ACL_SUCCESS);
     MG_CHECK(r.processed >= 2);
