@@ -289,6 +289,9 @@ static void streaming_offsets(size_t n, int dtype) {
         kt_fn(scalar, dtype)(g_ref, x_ref, want, n);
         for (size_t t = 0; t < count; t++) {
             for (size_t offset = 0; offset < 16; offset++) {
+#if defined(KT_EMULATED)
+                if (n > 100000 && offset != 0 && offset != 4 && offset != 15) continue;
+#endif
                 for (int mode = 0; mode < 2; mode++) { /* 0: out of place, 1: out == grad */
                     memset(out, 0xA5, bytes);
                     memset(g, 0x5A, bytes);

@@ -129,6 +129,9 @@ static void check_streaming(size_t n, int dtype, uint32_t seed) {
         kt_mish_fn(scalar, dtype)(x_ref, want, n);
         for (size_t t = 0; t < count; t++) {
             for (size_t offset = 0; offset < 16; offset++) {
+#if defined(KT_EMULATED)
+                if (n > 100000 && offset != 0 && offset != 4 && offset != 15) continue;
+#endif
                 for (int in_place = 0; in_place < 2; in_place++) {
                     unsigned char *buf = in_place ? x : out;
                     memset(out, 0xA5, bytes);
