@@ -61,6 +61,7 @@ for h in "${table_headers[@]}"; do
       grep -v '^#' "$expect" | awk -F'|' -v h="$h" -v a="$assert" '
         $2 != h { next }
         $1 == "val" { printf "    %s((%s) == (%s), \"%s == %s\");\n", a, $3, $4, $3, $4 }
+        $1 == "fn" && seen_fn[$3]++ { next }
         $1 == "fn" { t = $4; sub(/\(\*\)/, "(*t_" $3 ")", t); printf "    typedef %s;\n    t_%s p_%s = %s;\n    (void)p_%s;\n", t, $3, $3, $3, $3 }
         $1 == "type" { printf "    %s *q_%s = 0;\n    (void)q_%s;\n", $3, $3, $3 }'
       printf '    return 0;\n}\n'
