@@ -4,8 +4,8 @@
  * Included at the end of ut_util.h (it uses ut_tensor and the 16-bit helpers there). A
  * test names an operator by its ut_op (UT_MISH_BACKWARD, UT_MISH, UT_INPLACE_MISH) and
  * runs it with ut_op_run (the CANN two-phase flow: phase 1, workspace, phase 2,
- * synchronize); ut_op_check compares the output with the operator's independent
- * double-precision reference, value by value. A contract test loops over UT_OPS.
+ * synchronize); ut_op_check compares the output with the operator's reference (the
+ * project's one, tests/accuracy/mish_reference.h, in long double), value by value. A contract test loops over UT_OPS.
  *
  * Tensors are passed as an array: the operator's inputs in its argument order, then the
  * output. For the in-place form the "output" entry is the same ut_tensor as input 0.
@@ -16,15 +16,10 @@
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 
-/* ---- the references, from the textbook definitions (nothing from the kernels) ---------- */
+/* ---- the references: the project's one reference (tests/accuracy/mish_reference.h) ------ */
 
-/* mish(x) = x * tanh(softplus(x)), softplus written without overflow. */
-static inline double ut_mish_ref(double x) {
-    if (isnan(x)) return x;
-    if (isinf(x)) return x > 0 ? x : NAN; /* PyTorch: -inf * tanh(0) */
-    double softplus = x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-    return x * tanh(softplus);
-}
+/* mish(x) = x * tanh(softplus(x)), PyTorch's special values (mish(-inf) = NaN). */
+static inline double ut_mish_ref(double x) { return (double)mish_ref_fwd_ld((long double)x); }
 
 /* ---- operators ------------------------------------------------------------------------- */
 

@@ -1,8 +1,8 @@
 /*
  * tests/ut/ut_util.h: what the foundation's unit tests share.
  *
- * - An independent double-precision reference of mish' (the textbook tanh/softplus form,
- *   nothing taken from the kernels).
+ * - mish' from the project's one reference (tests/accuracy/mish_reference.h, independent
+ *   of the kernels).
  * - Our own IEEE binary16 / bfloat16 rounding and decoding, so the tests never judge the
  *   library with the library's converters.
  * - ut_tensor: an aclrtMalloc block, a host mirror of the whole block and the aclTensor
@@ -22,6 +22,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "mg_rng.h"
+#include "mish_reference.h"
 #include "mg_test.h"
 
 #define UT_MAX_RANK 9
@@ -30,15 +31,10 @@
 
 /* ---- the reference -------------------------------------------------------------------- */
 
-/* mish'(x) = t + x * (1 - t^2) * sigmoid(x), t = tanh(softplus(x)), in double. Written from
-   the definition (PyTorch's aten::mish_backward) rather than the single-exp algebraic form,
-   so that it shares no derivation with the kernels. */
-static inline double ut_mish_grad_ref(double x) {
-    double softplus = x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-    double t = tanh(softplus);
-    double sigmoid = x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
-    return t + x * (1.0 - t * t) * sigmoid;
-}
+/* mish'(x) from the project's one reference (tests/accuracy/mish_reference.h: long double,
+   from one exponential in a form without cancellation inside its terms; it shares no code
+   with op_kernel/ and has its own tests), rounded to double. */
+static inline double ut_mish_grad_ref(double x) { return (double)mish_ref_grad_ld((long double)x); }
 
 /* ---- 16-bit formats, written here independently of the library ---------------------- */
 

@@ -5,7 +5,7 @@
  * A refusal is checked for its exact status, for the message's content (which argument,
  * what was wrong, in the right order), and for an output that still holds only the
  * sentinel. A success is checked value by value against the operator's independent
- * double-precision reference (tests/ut/ut_ops.h), and for the bytes outside the output's
+ * reference (tests/ut/ut_ops.h), and for the bytes outside the output's
  * view. Cases the in-place form cannot express (two tensors that differ) skip it.
  */
 #include <stdint.h>

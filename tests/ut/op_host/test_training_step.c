@@ -7,8 +7,8 @@
  * error of mish(P). Each of 5 steps: Y = aclnnMish(P); gradOutput = 2 (Y - T) / N on the
  * host; gradP = aclnnMishBackward(gradOutput, P); P -= lr * gradP on the host; then the
  * loss of the new P is measured with aclnnInplaceMish on a copy of P. The reference runs
- * the same steps in double from the same start, with mish and mish' from their textbook
- * definitions (tests/ut/ut_ops.h), so every number of every step can be compared; float32
+ * the same steps in double from the same start, with mish and mish' from the project's one
+ * reference (tests/accuracy/mish_reference.h), so every number of every step can be compared; float32
  * arithmetic drifts from it by a few ulp per step, and the loss must fall.
  */
 #include <stdint.h>
