@@ -152,6 +152,7 @@ static PyObject *py_shutdown(PyObject *self, PyObject *unused) {
     pthread_mutex_lock(&session_lock);
     if (atomic_load(&session_state) == 1 && session_pid == getpid()) {
         release_thread_resources(&tls);
+        mg_mem_flush();
         (void)aclrtResetDevice(0);
         (void)aclFinalize();
         atomic_store(&session_state, 2);
@@ -878,6 +879,15 @@ static PyObject *py_zero_copy(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(mg_mem_zero_copy());
 }
 
+static PyObject *py_release_registrations(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    Py_BEGIN_ALLOW_THREADS
+    if (atomic_load(&session_state) == 1) mg_mem_flush();
+    Py_END_ALLOW_THREADS
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_live_registrations(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
@@ -898,6 +908,9 @@ static PyMethodDef methods[] = {
     {"zero_copy", py_zero_copy, METH_NOARGS,
      "zero_copy() -> bool: True when the caller's memory reaches the operator through "
      "aclrtHostRegister (no copy); False when this runtime stages it through aclrtMalloc."},
+    {"release_registrations", py_release_registrations, METH_NOARGS,
+     "release_registrations(): unregister the host registrations kept between calls (idle "
+     "ones; at most 64 are kept, and all are released at exit)."},
     {"_live_registrations", py_live_registrations, METH_NOARGS,
      "internal: host registrations held right now (0 between calls)."},
     {NULL, NULL, 0, NULL}};

@@ -32,13 +32,19 @@ static uintptr_t page_size(void) {
 typedef struct region {
     uintptr_t lo, hi; /* page-aligned */
     void *dev;
-    int users; /* calls in flight inside it; 0: free slot */
+    int registered; /* 0: a free slot */
+    int users;      /* calls in flight inside it; 0: idle (kept for the next call) */
+    uint64_t stamp; /* when it went idle, for evicting the oldest */
 } region;
+
+/* Idle registrations kept between calls (unregistering costs more than the call at 1e4). */
+#define MG_IDLE_KEEP 64
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 static region *regions;
 static int region_count, region_capacity;
+static uint64_t idle_clock;
 
 static int registered_live(void) {
     int live = 0;
@@ -53,16 +59,16 @@ static int registered_live(void) {
 static int find_region(uintptr_t lo, uintptr_t hi, int *conflict) {
     for (int i = 0; i < region_count; i++) {
         const region *r = &regions[i];
-        if (r->users == 0) continue;
+        if (!r->registered) continue;
         if (r->lo <= lo && hi <= r->hi) return i;
-        if (r->lo < hi && lo < r->hi) *conflict = 1;
+        if (r->users > 0 && r->lo < hi && lo < r->hi) *conflict = 1;
     }
     return -1;
 }
 
 static int new_slot(void) {
     for (int i = 0; i < region_count; i++)
-        if (regions[i].users == 0) return i;
+        if (!regions[i].registered) return i;
     if (region_count == region_capacity) {
         int capacity = region_capacity ? region_capacity * 2 : 32;
         region *grown = realloc(regions, (size_t)capacity * sizeof *grown);
@@ -70,16 +76,45 @@ static int new_slot(void) {
         regions = grown;
         region_capacity = capacity;
     }
+    regions[region_count].registered = 0;
     regions[region_count].users = 0;
     return region_count++;
 }
 
+/* Lock held. */
+static void evict(region *r) {
+    (void)aclrtHostUnregister((void *)r->lo);
+    r->registered = 0;
+    r->users = 0;
+}
+
+/* Lock held. Unregisters the idle registrations that overlap [lo, hi). */
+static void evict_overlapping(uintptr_t lo, uintptr_t hi) {
+    for (int i = 0; i < region_count; i++) {
+        region *r = &regions[i];
+        if (r->registered && r->users == 0 && r->lo < hi && lo < r->hi) evict(r);
+    }
+}
+
 static void drop_user(int index) {
     region *r = &regions[index];
-    if (--r->users == 0) {
-        (void)aclrtHostUnregister((void *)r->lo);
-        pthread_cond_broadcast(&released);
-    }
+    if (--r->users > 0) return;
+    r->stamp = ++idle_clock;
+    pthread_cond_broadcast(&released);
+    int idle = 0, oldest = -1;
+    for (int i = 0; i < region_count; i++)
+        if (regions[i].registered && regions[i].users == 0) {
+            idle++;
+            if (oldest < 0 || regions[i].stamp < regions[oldest].stamp) oldest = i;
+        }
+    if (idle > MG_IDLE_KEEP) evict(&regions[oldest]);
+}
+
+void mg_mem_flush(void) {
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < region_count; i++)
+        if (regions[i].registered && regions[i].users == 0) evict(&regions[i]);
+    pthread_mutex_unlock(&lock);
 }
 
 static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
@@ -139,11 +174,33 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
         if (!conflict) break;
         pthread_cond_wait(&released, &lock);
     }
-    for (int k = 0; k < groups; k++) {
+    /* An idle registration that contains one range but overlaps another of this call cannot
+       stay: both ranges are registered anew once it is evicted. */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int k = 0; k < groups; k++) {
+            if (taken[k] >= 0) continue;
+            for (int j = 0; j < groups; j++) {
+                if (taken[j] < 0 || regions[taken[j]].users > 0) continue;
+                const region *r = &regions[taken[j]];
+                if (r->lo < hi[k] && lo[k] < r->hi) {
+                    taken[j] = -1;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    /* The registrations that contain a range are taken first, so that evicting idle ones
+       for the new ranges cannot drop one of them. */
+    int held[MG_MEM_MAX_SPANS], nheld = 0;
+    for (int k = 0; k < groups; k++)
         if (taken[k] >= 0) {
             regions[taken[k]].users++;
-            continue;
+            held[nheld++] = taken[k];
         }
+    for (int k = 0; k < groups; k++) {
+        if (taken[k] >= 0) continue;
+        evict_overlapping(lo[k], hi[k]);
         int slot = new_slot();
         void *dev = NULL;
         aclError e = slot < 0 ? ACL_ERROR_BAD_ALLOC
@@ -153,15 +210,17 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
             snprintf(msg, msg_size, "aclrtHostRegister of %zu bytes at %p failed: %s",
                      (size_t)(hi[k] - lo[k]), (void *)lo[k],
                      slot < 0 ? "out of memory" : recent_message());
-            for (int j = 0; j < k; j++) drop_user(taken[j]);
+            for (int j = 0; j < nheld; j++) drop_user(held[j]);
             pthread_mutex_unlock(&lock);
             return e;
         }
         regions[slot].lo = lo[k];
         regions[slot].hi = hi[k];
         regions[slot].dev = dev;
+        regions[slot].registered = 1;
         regions[slot].users = 1;
         taken[k] = slot;
+        held[nheld++] = slot;
     }
     for (int i = 0; i < count; i++) {
         if (group[i] < 0) continue;
@@ -290,7 +349,12 @@ int mg_workspace_alloc(mg_workspace *w, uint64_t bytes, char *msg, size_t msg_si
             return ACL_ERROR_BAD_ALLOC;
         }
         void *dev = NULL;
+        /* Fresh pages, but an idle registration may still cover them (memory the caller
+           freed, unmapped and mapped again as these). */
+        pthread_mutex_lock(&lock);
+        evict_overlapping((uintptr_t)p, (uintptr_t)p + size);
         aclError e = aclrtHostRegister(p, size, ACL_HOST_REGISTER_MAPPED, &dev);
+        pthread_mutex_unlock(&lock);
         if (e != ACL_SUCCESS) {
             snprintf(msg, msg_size, "aclrtHostRegister of a %zu-byte workspace failed: %s", size,
                      recent_message());

@@ -7,8 +7,11 @@
  * are merged into one registration, and a registration is shared, with a count, by every
  * call in flight that lies inside it. A call whose pages overlap a registration in use
  * without lying inside it waits until that one is released (the runtime does not take
- * overlapping registrations). The last call out unregisters, so no registration outlives
- * the calls that use it: the array's allocator may hand the pages out again at any time.
+ * overlapping registrations). A registration no call uses stays registered (idle, at most
+ * MG_IDLE_KEEP, the oldest unregistered first) so that the next call on the same buffer
+ * pays nothing; an idle one that a new range overlaps is unregistered first, and
+ * mg_mem_flush unregisters them all (at exit, and on request). Pages the caller freed and
+ * got back are the same pages, so reusing a registration over them is right.
  *
  * Where the runtime does not take host registrations (CANN's Atlas inference and training
  * series do not; mg_mem_probe finds out once, after aclInit), each span is staged through
@@ -38,7 +41,9 @@ int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size);
 /* Releases what mg_mem_acquire took. ok: the call succeeded (the fallback copies outputs
    back only then). */
 void mg_mem_release(mg_span *spans, int count, int ok);
-/* Registrations (or staging blocks) held right now; 0 between calls. */
+/* Unregisters every idle registration. */
+void mg_mem_flush(void);
+/* Registrations (or staging blocks) in use by calls right now; 0 between calls. */
 int mg_mem_live(void);
 /* Decides the route (once; the runtime must be initialized): 1 = aclrtHostRegister. */
 int mg_mem_probe(void);

@@ -197,3 +197,31 @@ def test_no_copy_small_arrays_sharing_pages(rng):
         assert mishgrad.mish_backward(g, x, out=o) is o
     for g, x, o in zip(gs, xs, outs):
         check_backward(o, g, x, "float32")
+
+
+def test_registrations_kept_between_calls_and_overlaps(rng):
+    """Registrations stay (idle) between calls; a later buffer whose pages overlap an idle
+    one partially, or a call with one range inside it and another across its edge, still
+    works; release_registrations drops them."""
+    raw = bytearray(1 << 16)
+    page = 4096
+
+    def arr(offset, count):
+        # np.frombuffer over a bytearray: the array is its own storage (its base is no ndarray).
+        return np.frombuffer(raw, np.float32, count=count, offset=offset)
+
+    a = arr(2 * page + 64, 100)          # pages [2, 3)
+    a[:] = sample(rng, 100)
+    g = np.full(100, 0.5, np.float32)
+    expected = mishgrad.mish_backward(g, a.copy())
+    np.testing.assert_array_equal(mishgrad.mish_backward(g, a), expected)
+    b = arr(page + 128, 3000)            # pages [1, 4): overlaps a's registration partially
+    b[:] = sample(rng, 3000)
+    gb = np.ones(3000, np.float32)
+    np.testing.assert_array_equal(mishgrad.mish_backward(gb, b), mishgrad.mish_backward(gb, b.copy()))
+    small = arr(2 * page + 1024, 10)     # inside b's pages; its output crosses into page 5
+    out = arr(4 * page + 4000, 10)
+    mishgrad.mish_backward(np.ones(10, np.float32), small, out=out)
+    np.testing.assert_array_equal(out, mishgrad.mish_backward(np.ones(10, np.float32), small.copy()))
+    mishgrad.release_registrations()
+    np.testing.assert_array_equal(mishgrad.mish_backward(g, a), mishgrad.mish_backward(g, a.copy()))

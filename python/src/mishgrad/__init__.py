@@ -68,8 +68,12 @@ mish_backward = _mishgrad.mish_backward
 #: aclrtHostRegister (no copy); False where the runtime takes no host registrations and each
 #: buffer is staged through aclrtMalloc instead. Starts the runtime (aclInit) if needed.
 zero_copy = _mishgrad.zero_copy
+#: release_registrations(): unregister the host registrations the package keeps between
+#: calls (at most 64, all released at exit). Call it before handing freed array memory to
+#: your own aclrtMalloc-using CANN code in the same process.
+release_registrations = _mishgrad.release_registrations
 
-__all__ = ["AclnnError", "mish", "mish_", "mish_backward", "zero_copy"]
+__all__ = ["AclnnError", "mish", "mish_", "mish_backward", "zero_copy", "release_registrations"]
 
 
 def __getattr__(name):
