@@ -463,7 +463,8 @@ def main():
             for t in ordered:
                 left = deadline - time.time()
                 if left <= 0:
-                    return dict(m, outcome="killed", by="(mutant timeout)", tests_run=ran,
+                    # out of time with no test failed: not a kill; counted as a survivor
+                    return dict(m, outcome="survived", unfinished=True, tests_run=ran,
                                 build_seconds=round(build_seconds, 1))
                 status, elapsed, out = run_test(t, min(left, max(6.0, 4 * t["seconds"] + 4)))
                 ran += 1
@@ -535,7 +536,7 @@ def read_planted(path):
             if s.startswith("## "):
                 name = s[3:].strip()
                 continue
-            s = s.split(" #", 1)[0].strip() if not s.startswith("#") else ""
+            s = s.strip() if not s.startswith("#") else ""
             if not s:
                 continue
             m = re.match(r"^(\S+?):(\d+|\?):\s?(.*?) => (.*)$", s)
@@ -576,6 +577,9 @@ def write_planted_report(work, results_path):
 
 def write_report(args, results_path, per_layer, layers):
     rows = [json.loads(l) for l in open(results_path)]
+    for r in rows:  # a run out of time with no failing test is no kill
+        if r.get("by") == "(mutant timeout)":
+            r["outcome"], r["unfinished"] = "survived", True
     lines = ["# Mutation run", "",
              "`python3 tools/mutate.py --per-layer %d --seed %d%s` (tests: every CTest test but `%s`; "
              "per-mutant timeout %d s)" % (args.per_layer, args.seed,
@@ -594,8 +598,9 @@ def write_report(args, results_path, per_layer, layers):
     lines += ["", "## Survivors", ""]
     for r in rows:
         if r["outcome"] == "survived":
-            lines.append("- %s `%s:%d` (%s): `%s` — `%s` -> `%s`" % (r["layer"], r["file"], r["line"], r["kind"],
-                                                                  r["text"], r["old"], r["new"]))
+            lines.append("- %s `%s:%d` (%s%s): `%s` — `%s` -> `%s`" % (
+                r["layer"], r["file"], r["line"], r["kind"], ", ran out of time" if r.get("unfinished") else "",
+                r["text"], r["old"], r["new"]))
     with open(os.path.join(args.work, "report.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
