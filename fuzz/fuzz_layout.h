@@ -25,6 +25,18 @@
  *             buffers, 2 an input to freed memory, 3 the output to a 1-byte block);
  *             bit 5: run a single-use executor a second time (misuse)
  *   seed      4 bytes for the values
+ *   operator  fuzz_op: 0 aclnnMishBackward, 1 aclnnMish(self, out), 2 aclnnInplaceMish(selfRef)
+ *             (value % 3). Last, so that a seed written before it existed (no byte: 0) keeps
+ *             meaning the backward. For the forward, tensor 1 is self and tensor 2 out, and
+ *             tensor 0's decisions are read and ignored: alias modes naming gradOutput name
+ *             self instead (INPLACE_GRAD -> INPLACE_SELF, SHIFTED_GRAD -> SHIFTED_SELF,
+ *             SAME_OBJECT: out is self's aclTensor, INPUTS_SHARE -> SEPARATE, ALL_ONE_BUFFER:
+ *             out in self's block at shift b - shift a), the alias arg / NULL-dims choice
+ *             picks self or out (1 + arg % 2), and FUZZ_NULL_GRAD_OUTPUT is no NULL. For the
+ *             in-place form selfRef is tensor 1 and tensor 2 is the same aclTensor (input 0
+ *             and output 0 of the executor); every alias mode but NULL_DATA and
+ *             FOREIGN_MEMORY (which then apply to selfRef) reads as SAME_OBJECT, and
+ *             FUZZ_NULL_GRAD_INPUT is no NULL.
  */
 #ifndef FUZZ_LAYOUT_H_
 #define FUZZ_LAYOUT_H_
@@ -40,6 +52,15 @@ typedef struct fuzz_reader {
 } fuzz_reader;
 
 static inline uint8_t fuzz_byte(fuzz_reader *in) { return in->at < in->size ? in->data[in->at++] : 0; }
+
+enum {
+    FUZZ_OP_BACKWARD = 0, /* aclnnMishBackward(gradOutput, self, gradInput) */
+    FUZZ_OP_FORWARD = 1,  /* aclnnMish(self, out) */
+    FUZZ_OP_INPLACE = 2,  /* aclnnInplaceMish(selfRef) */
+    FUZZ_OPS = 3
+};
+
+static inline int fuzz_op(uint8_t b) { return b % FUZZ_OPS; }
 
 enum {
     FUZZ_NULL_NONE = 0,

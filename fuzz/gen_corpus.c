@@ -32,6 +32,7 @@ typedef struct case_spec {
     uint8_t phase2;
     uint8_t repeat;
     uint32_t seed;
+    uint8_t op; /* FUZZ_OP_*: written only when not 0, so the backward's seeds keep their bytes */
 } case_spec;
 
 /* dims bytes for 1..5 and 0 */
@@ -65,6 +66,7 @@ static int write_case(const char *dir, const case_spec *c) {
     bytes[n++] = c->phase2;
     bytes[n++] = c->repeat;
     for (int k = 3; k >= 0; k--) bytes[n++] = (uint8_t)(c->seed >> (8 * k));
+    if (c->op != FUZZ_OP_BACKWARD) bytes[n++] = c->op;
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, c->name);
     FILE *f = fopen(path, "wb");
@@ -208,6 +210,40 @@ static const case_spec cases[] = {
      .t = {CONTIG, CONTIG, {FUZZ_STRIDE_BYTES, {4, 7}, 0, 0, FUZZ_STORAGE_EXACT}}, .seed = 83},
     {.name = "output_storage_one_short", .dtype = 0, .rank = 2, .dims = {D(3), D(4)},
      .t = {CONTIG, CONTIG, T_(FUZZ_STRIDE_TRANSPOSED, 0, 0, FUZZ_STORAGE_SHORT)}, .seed = 84},
+    /* issue 12: aclnnMish (self = tensor 1, out = tensor 2; tensor 0 ignored) and
+       aclnnInplaceMish (selfRef = tensor 1), see fuzz_layout.h */
+    {.name = "mish_f32_contiguous", .op = FUZZ_OP_FORWARD, .dtype = 0, .rank = 2, .dims = {D(3), D(5)},
+     .t = {CONTIG, CONTIG, CONTIG}, .seed = 100},
+    {.name = "mish_f16_transposed_self", .op = FUZZ_OP_FORWARD, .dtype = 1, .rank = 2, .dims = {D(4), D(3)},
+     .t = {CONTIG, T_(FUZZ_STRIDE_TRANSPOSED, 2, 0, 0), CONTIG}, .seed = 101},
+    {.name = "mish_bf16_strided_out", .op = FUZZ_OP_FORWARD, .dtype = 2, .rank = 3, .dims = {D(2), D(2), D(3)},
+     .t = {CONTIG, CONTIG, T_(FUZZ_STRIDE_GAPS, 1, 0, FUZZ_STORAGE_LONGER)}, .seed = 102},
+    {.name = "mish_out_in_self_memory", .op = FUZZ_OP_FORWARD, .dtype = 0, .rank = 1, .dims = {D(5)},
+     .t = {CONTIG, CONTIG, CONTIG}, .alias = FUZZ_ALIAS_INPLACE_SELF, .seed = 103},
+    {.name = "mish_out_overlaps_self", .op = FUZZ_OP_FORWARD, .dtype = 0, .rank = 1, .dims = {D(5)},
+     .t = {CONTIG, CONTIG, CONTIG}, .alias = FUZZ_ALIAS_SHIFTED_SELF, .shift_a = 1, .seed = 104},
+    {.name = "mish_out_overlaps_itself", .op = FUZZ_OP_FORWARD, .dtype = 0, .rank = 2, .dims = {D(3), D(2)},
+     .t = {CONTIG, CONTIG, {FUZZ_STRIDE_BYTES, {4, 2}, 0, 0, FUZZ_STORAGE_EXACT}}, .seed = 105},
+    {.name = "mish_out_dtype_differs", .op = FUZZ_OP_FORWARD, .dtype = 0 | (3 << 2), .rank = 1, .dims = {D(4)},
+     .t = {CONTIG, CONTIG, CONTIG}, .seed = 106},
+    {.name = "mish_out_shape_differs", .op = FUZZ_OP_FORWARD, .dtype = 1, .rank = 2, .dims = {D(2), D(3)},
+     .shape = 7 | (2 << 3), .t = {CONTIG, CONTIG, CONTIG}, .seed = 107},
+    {.name = "mish_null_out", .op = FUZZ_OP_FORWARD, .null_byte = FUZZ_NULL_BYTE(FUZZ_NULL_GRAD_INPUT), .dtype = 0,
+     .rank = 1, .dims = {D(3)}, .t = {CONTIG, CONTIG, CONTIG}, .seed = 108},
+    {.name = "mish_repeatable_moved", .op = FUZZ_OP_FORWARD, .dtype = 0, .rank = 2, .dims = {D(3), D(4)},
+     .t = {CONTIG, T_(FUZZ_STRIDE_GAPS, 0, 0, 0), CONTIG}, .repeat = 1 | (1 << 1) | (1 << 3), .seed = 109}, /* 3 runs, buffers moved */
+    {.name = "inplace_mish_f32_contiguous", .op = FUZZ_OP_INPLACE, .dtype = 0, .rank = 2, .dims = {D(4), D(5)},
+     .t = {CONTIG, CONTIG, CONTIG}, .seed = 110},
+    {.name = "inplace_mish_f16_transposed", .op = FUZZ_OP_INPLACE, .dtype = 1, .rank = 3, .dims = {D(2), D(3), D(4)},
+     .t = {CONTIG, T_(FUZZ_STRIDE_TRANSPOSED, 3, 0, 0), CONTIG}, .seed = 111},
+    {.name = "inplace_mish_bf16_repeatable", .op = FUZZ_OP_INPLACE, .dtype = 2, .rank = 1, .dims = {D(5)},
+     .t = {CONTIG, T_(FUZZ_STRIDE_GAPS, 0, 0, 0), CONTIG}, .repeat = 1 | (2 << 1), .seed = 112},
+    {.name = "inplace_mish_overlaps_itself", .op = FUZZ_OP_INPLACE, .dtype = 0, .rank = 2, .dims = {D(2), D(2)},
+     .t = {CONTIG, {FUZZ_STRIDE_BYTES, {3, 3}, 0, 0, FUZZ_STORAGE_EXACT}, CONTIG}, .seed = 113},
+    {.name = "inplace_mish_dtype_double", .op = FUZZ_OP_INPLACE, .dtype = (0 << 4) | 3, .rank = 1, .dims = {D(3)},
+     .t = {CONTIG, CONTIG, CONTIG}, .seed = 114},
+    {.name = "inplace_mish_empty_null_data", .op = FUZZ_OP_INPLACE, .dtype = 0, .rank = 2, .dims = {D(3), D(0)},
+     .t = {CONTIG, CONTIG, CONTIG}, .alias = FUZZ_ALIAS_NULL_DATA, .seed = 115},
 };
 
 int main(int argc, char **argv) {

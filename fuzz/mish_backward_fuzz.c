@@ -22,10 +22,12 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "fuzz_layout.h"
 #include "mgrt.h"
 #include "mish_ref.h"
+#include "mish_reference.h"
 
 #define MAX_RANK_DECODED 10
 #define VALID_MAX_RANK 8
@@ -54,6 +56,7 @@ typedef struct tensor_desc {
     aclDataType dtype;
     uint64_t rank;
     int dims_null; /* viewDims NULL with rank > 0: aclCreateTensor must refuse */
+    int unused;    /* the operator has no such argument (gradOutput of the forward) */
     int64_t dims[MAX_RANK_DECODED + 1];
     int strides_null;
     int64_t strides[MAX_RANK_DECODED + 1];
@@ -84,6 +87,7 @@ typedef struct verdict {
 } verdict;
 
 typedef struct fuzz_case {
+    int op;         /* FUZZ_OP_*: which operator the input drives */
     int null_case;
     tensor_desc t[TENSORS];
     buffer buf[TENSORS];
@@ -101,6 +105,7 @@ static aclrtStream streams[3];
 
 /* What the inputs reached (the replay driver prints these). */
 long mish_fuzz_phase1_ok, mish_fuzz_runs_checked, mish_fuzz_elements_checked;
+long mish_fuzz_op_runs_checked[FUZZ_OPS]; /* by FUZZ_OP_* */
 static int bf16_supported = 1;
 static int harness_ready;
 
@@ -134,11 +139,28 @@ static int add_overflows(int64_t a, int64_t b, int64_t *out) {
 
 static const aclDataType valid_dtypes[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
-static void decode(fuzz_reader *in, fuzz_case *c) {
+/* The forward's arguments: self is tensor 1, out tensor 2 (aclnnInplaceMish: selfRef is
+   tensor 1 and tensor 2 is the same aclTensor); tensor 0's decisions are read and ignored. */
+static int forward_alias_mode(int mode) {
+    switch (mode) {
+    case FUZZ_ALIAS_INPLACE_GRAD: return FUZZ_ALIAS_INPLACE_SELF;
+    case FUZZ_ALIAS_INPUTS_SHARE: return FUZZ_ALIAS_SEPARATE;
+    case FUZZ_ALIAS_SHIFTED_GRAD: return FUZZ_ALIAS_SHIFTED_SELF;
+    default: return mode;
+    }
+}
+
+static void decode_as(fuzz_reader *in, fuzz_case *c, int op) {
     memset(c, 0, sizeof *c);
+    c->op = op;
     for (int i = 0; i < TENSORS; i++) c->t[i].shares_object_of = -1;
+    int forward = op != FUZZ_OP_BACKWARD;
+    /* the tensor an "alias arg" / NULL-dims choice picks, among the operator's own */
+    #define PICK(arg) (op == FUZZ_OP_INPLACE ? T_SELF : forward ? 1 + (arg) % 2 : (arg) % TENSORS)
 
     c->null_case = fuzz_null_case(fuzz_byte(in));
+    if (forward && c->null_case == FUZZ_NULL_GRAD_OUTPUT) c->null_case = FUZZ_NULL_NONE;
+    if (op == FUZZ_OP_INPLACE && c->null_case == FUZZ_NULL_GRAD_INPUT) c->null_case = FUZZ_NULL_NONE;
 
     uint8_t dtype_byte = fuzz_byte(in);
     aclDataType common = fuzz_dtype(dtype_byte);
@@ -169,7 +191,13 @@ static void decode(fuzz_reader *in, fuzz_case *c) {
     c->alias_mode = fuzz_byte(in) % FUZZ_ALIAS_MODES;
     uint8_t alias_arg = fuzz_byte(in);
     int8_t shift_a = (int8_t)fuzz_byte(in), shift_b = (int8_t)fuzz_byte(in);
-    switch (c->alias_mode) {
+    if (forward) c->t[T_GRAD_OUTPUT].unused = 1;
+    if (op == FUZZ_OP_FORWARD) c->alias_mode = forward_alias_mode(c->alias_mode);
+    if (op == FUZZ_OP_INPLACE && c->alias_mode != FUZZ_ALIAS_NULL_DATA && c->alias_mode != FUZZ_ALIAS_FOREIGN_MEMORY)
+        c->alias_mode = FUZZ_ALIAS_SAME_OBJECT; /* selfRef: one aclTensor, in and out */
+    switch (forward && c->alias_mode == FUZZ_ALIAS_SAME_OBJECT ? -1 : c->alias_mode) {
+    case -1:
+        break; /* the forward's out is self's aclTensor: copied last, below */
     case FUZZ_ALIAS_INPLACE_GRAD:
         c->t[T_GRAD_INPUT] = c->t[T_GRAD_OUTPUT];
         break;
@@ -192,22 +220,27 @@ static void decode(fuzz_reader *in, fuzz_case *c) {
         c->t[T_GRAD_INPUT].rel = shift_a;
         break;
     case FUZZ_ALIAS_ALL_ONE_BUFFER:
+        if (forward) {
+            c->t[T_GRAD_INPUT].buffer = T_SELF;
+            c->t[T_GRAD_INPUT].rel = (int64_t)shift_b - shift_a;
+            break;
+        }
         c->t[T_SELF].buffer = T_GRAD_OUTPUT;
         c->t[T_SELF].rel = shift_a;
         c->t[T_GRAD_INPUT].buffer = T_GRAD_OUTPUT;
         c->t[T_GRAD_INPUT].rel = shift_b;
         break;
     case FUZZ_ALIAS_NULL_DATA:
-        c->t[alias_arg % TENSORS].buffer = -1;
+        c->t[PICK(alias_arg)].buffer = -1;
         break;
     case FUZZ_ALIAS_FOREIGN_MEMORY:
-        c->buf[alias_arg % TENSORS].kind = (alias_arg & 4) ? BUF_FREED : BUF_HOST;
+        c->buf[PICK(alias_arg)].kind = (alias_arg & 4) ? BUF_FREED : BUF_HOST;
         break;
     default:
         break;
     }
     /* Mismatches come after the copies so that in-place cases can also be malformed. */
-    if (mismatch > 0 && c->t[mismatch - 1].shares_object_of < 0) {
+    if (mismatch > 0 && c->t[mismatch - 1].shares_object_of < 0 && !c->t[mismatch - 1].unused) {
         tensor_desc *t = &c->t[mismatch - 1];
         for (int k = 0; k < 3; k++)
             if (valid_dtypes[k] == common) t->dtype = valid_dtypes[(k + 1) % 3];
@@ -215,7 +248,7 @@ static void decode(fuzz_reader *in, fuzz_case *c) {
     }
     if ((shape_byte & 7) == 7) {
         tensor_desc *t = &c->t[(shape_byte >> 3) % TENSORS];
-        if (t->shares_object_of < 0) {
+        if (t->shares_object_of < 0 && !t->unused) {
             if ((shape_byte & 0x80) || t->rank == 0) {
                 /* one more trailing dim of 1: broadcastable, still not equal */
                 t->dims[t->rank] = 1;
@@ -227,7 +260,13 @@ static void decode(fuzz_reader *in, fuzz_case *c) {
             }
         }
     }
-    if (c->null_case == FUZZ_NULL_DIMS) c->t[alias_arg % TENSORS].dims_null = 1;
+    if (c->null_case == FUZZ_NULL_DIMS) c->t[PICK(alias_arg)].dims_null = 1;
+    #undef PICK
+    if (op == FUZZ_OP_INPLACE || (forward && c->alias_mode == FUZZ_ALIAS_SAME_OBJECT)) {
+        /* out (or selfRef's output side) is self's aclTensor itself */
+        c->t[T_GRAD_INPUT] = c->t[T_SELF];
+        c->t[T_GRAD_INPUT].shares_object_of = T_SELF;
+    }
 
     for (int b = 0; b < TENSORS; b++) c->buf[b].bytes = fuzz_byte(in); /* slack byte, read below */
 
@@ -243,6 +282,17 @@ static void decode(fuzz_reader *in, fuzz_case *c) {
     uint64_t seed = 0;
     for (int k = 0; k < 4; k++) seed = seed << 8 | fuzz_byte(in);
     c->rng.state = seed;
+}
+
+/* The operator byte comes last (a missing one reads as 0, the backward), after bytes whose
+   count depends on earlier decisions: read the case once to find it, then for real. The
+   operator changes what the bytes mean, never how many are read. */
+static void decode(fuzz_reader *in, fuzz_case *c) {
+    fuzz_reader probe = *in;
+    decode_as(&probe, c, FUZZ_OP_BACKWARD);
+    int op = fuzz_op(fuzz_byte(&probe));
+    decode_as(in, c, op);
+    (void)fuzz_byte(in);
 }
 
 /* ---- the harness's own validation of one descriptor ---------------------------------------- */
@@ -446,7 +496,7 @@ static void make_buffers(fuzz_case *c) {
         int first = 1;
         for (int i = 0; i < TENSORS; i++) {
             tensor_desc *t = &c->t[i];
-            if (t->buffer != b || t->shares_object_of >= 0) continue;
+            if (t->buffer != b || t->shares_object_of >= 0 || t->unused) continue;
             int64_t start = t->rel * (int64_t)t->es;
             int64_t end = start + storage_bytes_for_layout(t);
             if (first || start < lo) lo = start;
@@ -475,7 +525,7 @@ static void make_buffers(fuzz_case *c) {
         for (int64_t k = 0; k < bytes; k++) buf->base[k] = (unsigned char)mg_rng_next(&c->rng);
         for (int i = 0; i < TENSORS; i++) {
             tensor_desc *t = &c->t[i];
-            if (t->buffer != b) continue;
+            if (t->buffer != b || t->unused) continue;
             t->data = (void *)((uintptr_t)buf->base + (uintptr_t)(anchor + t->rel * (int64_t)t->es));
         }
     }
@@ -485,7 +535,7 @@ static void make_buffers(fuzz_case *c) {
    its buffer (hostile descriptors point elsewhere too; those are skipped). */
 static void fill_values(fuzz_case *c, int i, const verdict *v) {
     tensor_desc *t = &c->t[i];
-    if (t->buffer < 0 || v->empty || v->invalid || v->numel > MAX_RUN_ELEMS) return;
+    if (t->unused || t->buffer < 0 || v->empty || v->invalid || v->numel > MAX_RUN_ELEMS) return;
     if (!mish_ref_dtype_is_float(t->dtype)) return;
     buffer *b = &c->buf[t->buffer];
     if (b->kind == BUF_FREED) return;
@@ -581,7 +631,7 @@ static int aliasing_hazard(const fuzz_case *c, int64_t numel) {
     for (int64_t n = 1; n < numel && !hazard; n++) hazard = sorted[n].at == sorted[n - 1].at;
     for (int i = T_GRAD_OUTPUT; i <= T_SELF && !hazard; i++) {
         const tensor_desc *in = &c->t[i];
-        if (in->buffer != out->buffer) continue;
+        if (in->buffer != out->buffer || in->unused) continue;
         int64_t *a = element_offsets(c, i, numel);
         for (int64_t n = 0; n < numel; n++) sorted[n] = (located){a[n], n};
         qsort(sorted, (size_t)numel, sizeof(located), compare_located);
@@ -605,10 +655,26 @@ static int aliasing_hazard(const fuzz_case *c, int64_t numel) {
     return hazard;
 }
 
+/* 1 when `got` (decoded from `dtype`) is an acceptable mish(x), against the project's one
+   reference (tests/accuracy/mish_reference.h) in double. As loose as mish_ref_close for the
+   same reason (wrong memory shows as whole units): float32 within 2^-20 relative, the 16-bit
+   types within two of their ulps, each with a floor for the subnormal tail. */
+static int forward_close(aclDataType dtype, double got, double x) {
+    double want = mish_ref_fwd_d(x);
+    if (isnan(want)) return isnan(got);
+    if (isnan(got)) return 0;
+    if (isinf(want) || isinf(got)) return want == got;
+    double tol = dtype == ACL_FLOAT     ? ldexp(fabs(want), -20) + ldexp(1.0, -140)
+                 : dtype == ACL_FLOAT16 ? ldexp(fabs(want), -9) + ldexp(1.0, -23)
+                                        : ldexp(fabs(want), -6) + ldexp(1.0, -130);
+    return fabs(got - want) <= tol;
+}
+
 /* After a successful run: the output elements against the reference from the snapshot, and
    every other byte against the snapshot. */
 static void check_results(fuzz_case *c, int64_t numel, const char *when) {
     mish_fuzz_runs_checked++;
+    mish_fuzz_op_runs_checked[c->op]++;
     mish_fuzz_elements_checked += numel;
     if (numel == 0) {
         check_untouched(c, when);
@@ -617,9 +683,10 @@ static void check_results(fuzz_case *c, int64_t numel, const char *when) {
     const tensor_desc *out = &c->t[T_GRAD_INPUT];
     buffer *ob = &c->buf[out->buffer];
     int64_t *o = element_offsets(c, T_GRAD_INPUT, numel);
-    int64_t *g = element_offsets(c, T_GRAD_OUTPUT, numel);
+    int forward = c->op != FUZZ_OP_BACKWARD;
+    int64_t *g = element_offsets(c, forward ? T_SELF : T_GRAD_OUTPUT, numel);
     int64_t *x = element_offsets(c, T_SELF, numel);
-    const unsigned char *gs = c->buf[c->t[T_GRAD_OUTPUT].buffer].snapshot;
+    const unsigned char *gs = c->buf[c->t[forward ? T_SELF : T_GRAD_OUTPUT].buffer].snapshot;
     const unsigned char *xs = c->buf[c->t[T_SELF].buffer].snapshot;
     located *sorted = malloc(sizeof(located) * (size_t)numel);
     for (int64_t n = 0; n < numel; n++) sorted[n] = (located){o[n], n};
@@ -634,10 +701,15 @@ static void check_results(fuzz_case *c, int64_t numel, const char *when) {
         int ok = 0;
         for (int64_t k = n; k < end && !ok; k++) {
             int64_t e = sorted[k].index;
-            ok = mish_ref_close(out->dtype, got, mish_ref_load(out->dtype, gs + g[e], 0),
-                                mish_ref_load(out->dtype, xs + x[e], 0));
+            ok = forward ? forward_close(out->dtype, got, mish_ref_load(out->dtype, xs + x[e], 0))
+                         : mish_ref_close(out->dtype, got, mish_ref_load(out->dtype, gs + g[e], 0),
+                                          mish_ref_load(out->dtype, xs + x[e], 0));
         }
         int64_t e = sorted[n].index;
+        FUZZ_ASSERT(ok || !forward, "%s: %s element %lld (byte %lld) is %.9g; x = %.9g, want %.9g (dtype %d)", when,
+                    c->op == FUZZ_OP_INPLACE ? "selfRef" : "out", (long long)e, (long long)sorted[n].at, got,
+                    mish_ref_load(out->dtype, xs + x[e], 0), mish_ref_fwd_d(mish_ref_load(out->dtype, xs + x[e], 0)),
+                    (int)out->dtype);
         FUZZ_ASSERT(ok, "%s: gradInput element %lld (byte %lld) is %.9g; g = %.9g, x = %.9g, want %.9g (dtype %d)",
                     when, (long long)e, (long long)sorted[n].at, got,
                     mish_ref_load(out->dtype, gs + g[e], 0), mish_ref_load(out->dtype, xs + x[e], 0),
@@ -662,9 +734,13 @@ static void check_results(fuzz_case *c, int64_t numel, const char *when) {
     free(x);
 }
 
+static char last_message[1024];
+
+/* The message is read once (aclGetRecentErrMsg gets and clears) and kept in last_message. */
 static void require_failure_message(aclnnStatus status, const char *call) {
     const char *message = aclGetRecentErrMsg();
     FUZZ_ASSERT(message != NULL && message[0] != '\0', "%s returned %d without a message", call, (int)status);
+    snprintf(last_message, sizeof last_message, "%s", message);
 }
 
 /* ---- phase 2 ------------------------------------------------------------------------------- */
@@ -686,8 +762,21 @@ static void move_buffer(fuzz_case *c, int b) {
 
 static aclnnStatus set_addr(aclOpExecutor *executor, fuzz_case *c, int i, void *addr) {
     tensor_desc *t = &c->t[i];
+    /* the backward's inputs are slots 0 (gradOutput) and 1 (self); the forward's self is
+       input 0; every output is output 0 */
     if (i == T_GRAD_INPUT) return aclSetOutputTensorAddr(executor, 0, t->object, addr);
-    return aclSetInputTensorAddr(executor, (size_t)i, t->object, addr);
+    return aclSetInputTensorAddr(executor, c->op == FUZZ_OP_BACKWARD ? (size_t)i : 0, t->object, addr);
+}
+
+static const char *const op_name[FUZZ_OPS] = {"aclnnMishBackward", "aclnnMish", "aclnnInplaceMish"};
+
+static aclnnStatus launch_op(const fuzz_case *c, void *workspace, uint64_t size, aclOpExecutor *executor,
+                             aclrtStream stream) {
+    switch (c->op) {
+    case FUZZ_OP_FORWARD: return aclnnMish(workspace, size, executor, stream);
+    case FUZZ_OP_INPLACE: return aclnnInplaceMish(workspace, size, executor, stream);
+    default: return aclnnMishBackward(workspace, size, executor, stream);
+    }
 }
 
 static void run_phase2(fuzz_case *c, aclOpExecutor *executor, uint64_t ws_size, int64_t numel, int hazard) {
@@ -702,10 +791,39 @@ static void run_phase2(fuzz_case *c, aclOpExecutor *executor, uint64_t ws_size, 
     for (int run = 0; run < c->runs && alive; run++) {
         int expect_refresh_failure = 0;
         int victim = -1;
+        /* The workspace first: allocated after the refresh, it could take the block a
+           refresh freed on purpose, and that address would be live again. */
+        void *workspace = NULL;
+        uint64_t passed_size = ws_size;
+        aclnnStatus expected = ACLNN_SUCCESS;
+        int mode = run == 0 ? c->ws_mode : FUZZ_WS_RIGHT;
+        int null_executor_first = mode == FUZZ_WS_NULL_EXECUTOR;
+        if (null_executor_first) mode = FUZZ_WS_RIGHT;
+        if (ws_size == 0) mode = mode == FUZZ_WS_BIGGER ? FUZZ_WS_BIGGER : FUZZ_WS_RIGHT;
+        switch (mode) {
+        case FUZZ_WS_NULL:
+            passed_size = ws_size;
+            expected = ACLNN_ERR_PARAM_NULLPTR;
+            break;
+        case FUZZ_WS_SHORT_BYTE:
+        case FUZZ_WS_SHORT_HALF:
+            passed_size = mode == FUZZ_WS_SHORT_BYTE ? ws_size - 1 : ws_size / 2;
+            expected = ACLNN_ERR_PARAM_INVALID;
+            break;
+        case FUZZ_WS_BIGGER:
+            passed_size = ws_size + GRANULE;
+            break;
+        default:
+            break;
+        }
+        if (mode != FUZZ_WS_NULL && passed_size > 0)
+            FUZZ_ASSERT(aclrtMalloc(&workspace, (size_t)passed_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+                        "aclrtMalloc(workspace %llu)", (unsigned long long)passed_size);
         void *restore = NULL, *small_block = NULL;
         if (c->repeatable && run > 0 && separate && c->refresh_mode != 0) {
             if (c->refresh_mode == 1) {
                 for (int i = 0; i < TENSORS; i++) {
+                    if (c->t[i].unused) continue;
                     move_buffer(c, c->t[i].buffer);
                     aclnnStatus status = set_addr(executor, c, i, c->t[i].data);
                     FUZZ_ASSERT(status == ACLNN_SUCCESS, "aclSet*TensorAddr(%s): %d", tensor_name[i], (int)status);
@@ -730,42 +848,17 @@ static void run_phase2(fuzz_case *c, aclOpExecutor *executor, uint64_t ws_size, 
         }
         take_snapshots(c);
 
-        void *workspace = NULL;
-        uint64_t passed_size = ws_size;
-        aclnnStatus expected = ACLNN_SUCCESS;
-        int mode = run == 0 ? c->ws_mode : FUZZ_WS_RIGHT;
-        if (mode == FUZZ_WS_NULL_EXECUTOR) {
-            aclnnStatus status = aclnnMishBackward(NULL, ws_size, NULL, stream);
+        if (null_executor_first) {
+            aclnnStatus status = launch_op(c, NULL, ws_size, NULL, stream);
             FUZZ_ASSERT(status == ACLNN_ERR_PARAM_NULLPTR, "phase 2 with a NULL executor: %d", (int)status);
-            require_failure_message(status, "aclnnMishBackward(NULL executor)");
+            require_failure_message(status, op_name[c->op]);
             check_untouched(c, "phase 2 with a NULL executor");
-            mode = FUZZ_WS_RIGHT;
         }
-        if (ws_size == 0) mode = mode == FUZZ_WS_BIGGER ? FUZZ_WS_BIGGER : FUZZ_WS_RIGHT;
-        switch (mode) {
-        case FUZZ_WS_NULL:
-            passed_size = ws_size;
-            expected = ACLNN_ERR_PARAM_NULLPTR;
-            break;
-        case FUZZ_WS_SHORT_BYTE:
-        case FUZZ_WS_SHORT_HALF:
-            passed_size = mode == FUZZ_WS_SHORT_BYTE ? ws_size - 1 : ws_size / 2;
-            expected = ACLNN_ERR_PARAM_INVALID;
-            break;
-        case FUZZ_WS_BIGGER:
-            passed_size = ws_size + GRANULE;
-            break;
-        default:
-            break;
-        }
-        if (mode != FUZZ_WS_NULL && passed_size > 0)
-            FUZZ_ASSERT(aclrtMalloc(&workspace, (size_t)passed_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
-                        "aclrtMalloc(workspace %llu)", (unsigned long long)passed_size);
         if (expected == ACLNN_SUCCESS && expect_refresh_failure) expected = ACLNN_ERR_PARAM_INVALID;
         /* an empty view touches no memory: a bad address behind it may pass or be refused */
         int either = expected == ACLNN_ERR_PARAM_INVALID && expect_refresh_failure && numel == 0;
 
-        aclnnStatus status = aclnnMishBackward(workspace, passed_size, executor, stream);
+        aclnnStatus status = launch_op(c, workspace, passed_size, executor, stream);
         aclError synced = aclrtSynchronizeStream(stream);
         FUZZ_ASSERT(synced == ACL_SUCCESS, "aclrtSynchronizeStream after a launch that returned %d: %d", (int)status,
                     (int)synced);
@@ -786,7 +879,7 @@ static void run_phase2(fuzz_case *c, aclOpExecutor *executor, uint64_t ws_size, 
         if (status == ACLNN_SUCCESS) {
             check_results(c, numel, hazard ? "phase 2 (aliased views)" : "phase 2");
         } else {
-            require_failure_message(status, "aclnnMishBackward");
+            require_failure_message(status, op_name[c->op]);
             check_untouched(c, "failed phase 2");
         }
         if (workspace) FUZZ_ASSERT(aclrtFree(workspace) == ACL_SUCCESS, "aclrtFree(workspace)");
@@ -800,10 +893,10 @@ static void run_phase2(fuzz_case *c, aclOpExecutor *executor, uint64_t ws_size, 
             if (c->run_single_twice) {
                 /* misuse: the executor was released by the call above */
                 take_snapshots(c);
-                aclnnStatus again = aclnnMishBackward(NULL, 0, executor, stream);
+                aclnnStatus again = launch_op(c, NULL, 0, executor, stream);
                 FUZZ_ASSERT(again == ACLNN_ERR_PARAM_NULLPTR || again == ACLNN_ERR_PARAM_INVALID,
                             "a single-use executor run twice: %d", (int)again);
-                require_failure_message(again, "aclnnMishBackward(second run)");
+                require_failure_message(again, op_name[c->op]);
                 FUZZ_ASSERT(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "sync");
                 check_untouched(c, "second run of a single-use executor");
             }
@@ -817,7 +910,8 @@ static void run_phase2(fuzz_case *c, aclOpExecutor *executor, uint64_t ws_size, 
 
 /* MISHGRAD_FUZZ_VERBOSE=1: what an input decodes to, for reading a crash reproducer. */
 static void dump_case(const fuzz_case *c, const verdict *v) {
-    fprintf(stderr, "case: null %d, alias %d, ws mode %d, stream %d, repeatable %d, runs %d, refresh %d, twice %d\n",
+    fprintf(stderr, "case: op %s, ", op_name[c->op]);
+    fprintf(stderr, "null %d, alias %d, ws mode %d, stream %d, repeatable %d, runs %d, refresh %d, twice %d\n",
             c->null_case, c->alias_mode, c->ws_mode, c->stream_index, c->repeatable, c->runs, c->refresh_mode,
             c->run_single_twice);
     for (int i = 0; i < TENSORS; i++) {
@@ -877,7 +971,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int creation_refused[TENSORS] = {0};
     for (int i = 0; i < TENSORS; i++) {
         tensor_desc *t = &c.t[i];
-        if (t->shares_object_of >= 0) continue;
+        if (t->shares_object_of >= 0 || t->unused) continue;
         int passed_null = c.null_case == FUZZ_NULL_GRAD_OUTPUT + i;
         if (passed_null) {
             any_null = 1;
@@ -901,16 +995,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)creation_refused;
 
     int invalid = 0, unsure = 0;
-    for (int i = 0; i < TENSORS; i++) {
+    /* the tensor the others must match: gradOutput for the backward, self for the forward */
+    const int first = c.op == FUZZ_OP_BACKWARD ? T_GRAD_OUTPUT : T_SELF;
+    for (int i = first; i < TENSORS; i++) {
         const tensor_desc *t = &c.t[i];
         if (!mish_ref_dtype_is_float(t->dtype) || (t->dtype == ACL_BF16 && !bf16_supported)) invalid = 1;
-        if (t->dtype != c.t[0].dtype) invalid = 1;
-        if (t->rank != c.t[0].rank || memcmp(t->dims, c.t[0].dims, sizeof(int64_t) * t->rank) != 0) invalid = 1;
+        if (t->dtype != c.t[first].dtype) invalid = 1;
+        if (t->rank != c.t[first].rank || memcmp(t->dims, c.t[first].dims, sizeof(int64_t) * t->rank) != 0)
+            invalid = 1;
         invalid |= v[i].invalid;
         unsure |= v[i].unsure;
     }
-    int64_t numel = v[0].numel;
-    int empty = v[0].empty;
+    int64_t numel = v[first].numel;
+    int empty = v[first].empty;
     int hazard = 0;
     if (!any_null && !invalid && !empty) {
         if (numel > MAX_RUN_ELEMS) {
@@ -931,10 +1028,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     take_snapshots(&c);
     uint64_t ws_size = 12345;
     aclOpExecutor *executor = NULL;
-    aclnnStatus status = aclnnMishBackwardGetWorkspaceSize(
-        c.t[0].object, c.t[1].object, c.t[2].object,
-        c.null_case == FUZZ_NULL_WORKSPACE_SIZE ? NULL : &ws_size,
-        c.null_case == FUZZ_NULL_EXECUTOR ? NULL : &executor);
+    uint64_t *ws_arg = c.null_case == FUZZ_NULL_WORKSPACE_SIZE ? NULL : &ws_size;
+    aclOpExecutor **executor_arg = c.null_case == FUZZ_NULL_EXECUTOR ? NULL : &executor;
+    aclnnStatus status;
+    switch (c.op) {
+    case FUZZ_OP_FORWARD:
+        status = aclnnMishGetWorkspaceSize(c.t[T_SELF].object, c.t[T_GRAD_INPUT].object, ws_arg, executor_arg);
+        break;
+    case FUZZ_OP_INPLACE:
+        status = aclnnInplaceMishGetWorkspaceSize(c.t[T_SELF].object, ws_arg, executor_arg);
+        break;
+    default:
+        status = aclnnMishBackwardGetWorkspaceSize(c.t[0].object, c.t[1].object, c.t[2].object, ws_arg,
+                                                   executor_arg);
+        break;
+    }
     check_untouched(&c, "phase 1");
     if (any_null) {
         FUZZ_ASSERT(status == ACLNN_ERR_PARAM_NULLPTR, "phase 1 with a NULL argument (case %d): %d", c.null_case,
@@ -947,15 +1055,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(status == ACLNN_SUCCESS, "phase 1 with a valid descriptor: %d", (int)status);
     }
     if (status != ACLNN_SUCCESS) {
-        require_failure_message(status, "aclnnMishBackwardGetWorkspaceSize");
+        require_failure_message(status, op_name[c.op]);
+        /* a tensor refused is named as the operator names it */
+        if (status == ACLNN_ERR_PARAM_INVALID && c.op == FUZZ_OP_INPLACE)
+            FUZZ_ASSERT(strstr(last_message, "selfRef") != NULL, "aclnnInplaceMish's message: %s", last_message);
+        if (status == ACLNN_ERR_PARAM_INVALID && c.op != FUZZ_OP_BACKWARD)
+            FUZZ_ASSERT(strstr(last_message, "grad") == NULL, "%s's message names a backward argument: %s",
+                        op_name[c.op], last_message);
+        if (status == ACLNN_ERR_PARAM_INVALID && c.op == FUZZ_OP_FORWARD)
+            FUZZ_ASSERT(strstr(last_message, "self") != NULL || strstr(last_message, "out") != NULL,
+                        "aclnnMish's message names neither self nor out: %s", last_message);
     } else {
         FUZZ_ASSERT(executor != NULL, "phase 1 succeeded without an executor");
         mish_fuzz_phase1_ok++;
-        int all_contiguous = v[0].contiguous && v[1].contiguous && v[2].contiguous;
+        int all_contiguous = (v[0].contiguous || c.t[0].unused) && v[1].contiguous && v[2].contiguous;
         if (empty) FUZZ_ASSERT(ws_size == 0, "empty tensors need workspace %llu", (unsigned long long)ws_size);
         /* The library may gather any input whose bytes it cannot prove apart from the
            output's; workspace 0 is owed only where the output is apart or exactly in place. */
-        int output_apart = (c.t[2].buffer != c.t[0].buffer && c.t[2].buffer != c.t[1].buffer) ||
+        int output_apart = ((c.t[2].buffer != c.t[0].buffer || c.t[0].unused) && c.t[2].buffer != c.t[1].buffer) ||
                            c.alias_mode == FUZZ_ALIAS_INPLACE_GRAD || c.alias_mode == FUZZ_ALIAS_INPLACE_SELF ||
                            c.alias_mode == FUZZ_ALIAS_SAME_OBJECT;
         if (all_contiguous && output_apart)
