@@ -1,5 +1,6 @@
 /*
- * fuzz/mish_backward_fuzz.c: libFuzzer harness for aclnnMishBackward's two phases.
+ * fuzz/mish_backward_fuzz.c: libFuzzer harness for the two phases of aclnnMishBackward,
+ * aclnnMish and aclnnInplaceMish (the operator is the layout's last byte; none: backward).
  *
  * The input bytes are read as a list of decisions (fuzz/fuzz_layout.h, in order): which
  * argument is NULL, the dtypes, rank and dims, for each tensor its strides, offset, format
