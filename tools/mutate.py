@@ -342,7 +342,7 @@ def build(build_dir, jobs, timeout=600):
     return run(["ninja", "-C", build_dir, "-j", str(jobs)], timeout=timeout)
 
 
-def load_tests(build_dir, exclude):
+def load_tests(build_dir, exclude, label=None):
     out = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"], check=True,
                          stdout=subprocess.PIPE).stdout
     tests = []
@@ -350,6 +350,8 @@ def load_tests(build_dir, exclude):
         if exclude and re.search(exclude, t["name"]):
             continue
         props = {p["name"]: p["value"] for p in t.get("properties", [])}
+        if label and label not in (props.get("LABELS") or []):
+            continue
         env = dict(os.environ)
         for kv in props.get("ENVIRONMENT", []) or []:
             k, _, v = kv.partition("=")
@@ -384,6 +386,12 @@ def main():
     ap.add_argument("--exclude", default=DEFAULT_EXCLUDE, help="CTest names left out (regex, default %(default)s)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build-mutate"), help="work directory")
     ap.add_argument("--resume", action="store_true", help="keep results.jsonl and skip mutants already judged")
+    ap.add_argument("--rejudge-timeouts", action="store_true",
+                    help="with --resume: judge again the mutants killed only by a test's timeout")
+    ap.add_argument("--rejudge-survivors", action="store_true",
+                    help="with --resume: judge again the survivors (after tests were added)")
+    ap.add_argument("--tsan", action="store_true",
+                    help="judge the survivors again with a ThreadSanitizer build and the `threads` tests")
     ap.add_argument("--plant", help="judge the hand-written mutants of this file instead of sampling")
     ap.add_argument("--report-only", action="store_true", help="write report.md from results.jsonl and exit")
     ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
@@ -460,22 +468,46 @@ def main():
             ordered = sorted(tests, key=lambda t: (-kills.get((m["layer"], t["name"]), 0), t["seconds"]))
             deadline = time.time() + args.timeout
             ran = 0
+            stalls = []
             for t in ordered:
                 left = deadline - time.time()
                 if left <= 0:
-                    # out of time with no test failed: not a kill; counted as a survivor
-                    return dict(m, outcome="survived", unfinished=True, tests_run=ran,
+                    # out of time with no test failed: neither a kill nor a survivor; --resume
+                    # judges it again
+                    return dict(m, outcome="unfinished", tests_run=ran, stalls=stalls,
                                 build_seconds=round(build_seconds, 1))
                 status, elapsed, out = run_test(t, min(left, max(6.0, 4 * t["seconds"] + 4)))
                 ran += 1
-                if status in ("failed", "timeout"):
+                if status == "timeout":
+                    # A timeout may be the mutant (a loop that never ends, a lost wake-up) or the
+                    # machine (load, a process paused with SIGSTOP). Run the test again with a
+                    # generous limit of its own (not the mutant's budget): a kill by timeout is
+                    # recorded only when it times out twice, and as such (killed_by_timeout).
+                    status, elapsed, out = run_test(t, max(60.0, 10 * t["seconds"] + 30))
+                    stalls.append(t["name"])
+                    if status == "timeout":
+                        kills[(m["layer"], t["name"])] = kills.get((m["layer"], t["name"]), 0) + 1
+                        return dict(m, outcome="killed", killed_by_timeout=True, by=t["name"] + " (timeout, twice)",
+                                    tests_run=ran, stalls=stalls, build_seconds=round(build_seconds, 1))
+                if status == "failed":
                     kills[(m["layer"], t["name"])] = kills.get((m["layer"], t["name"]), 0) + 1
-                    return dict(m, outcome="killed", by=t["name"] + (" (timeout)" if status == "timeout" else ""),
-                                tests_run=ran, build_seconds=round(build_seconds, 1))
-            return dict(m, outcome="survived", tests_run=ran, build_seconds=round(build_seconds, 1))
+                    return dict(m, outcome="killed", by=t["name"], tests_run=ran, stalls=stalls,
+                                output_tail=out[-600:], build_seconds=round(build_seconds, 1))
+            return dict(m, outcome="survived", tests_run=ran, stalls=stalls, build_seconds=round(build_seconds, 1))
         finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original)
+
+    def still_valid(r):
+        """A result --resume keeps: not an unfinished one, not a kill by timeout when
+        --rejudge-timeouts is given, not a survivor when --rejudge-survivors is given."""
+        if r["outcome"] == "unfinished" or (r["outcome"] == "survived" and r.get("unfinished")):
+            return False
+        if args.rejudge_timeouts and (r.get("killed_by_timeout") or "(timeout" in r.get("by", "")):
+            return False
+        if args.rejudge_survivors and r["outcome"] == "survived":
+            return False
+        return True
 
     def record(r):
         with open(results_path, "a") as f:
@@ -513,6 +545,8 @@ def main():
             while judged[layer] < args.per_layer and pools[layer]:
                 m = pools[layer].pop(0)
                 r = done.get(m["id"])
+                if r is not None and not still_valid(r):
+                    r = None
                 if r is None:
                     r = judge(m)
                     record(r)
@@ -521,10 +555,86 @@ def main():
                     break
     for layer in layers:
         print("mutate.py: %s: %d judged" % (layer, judged[layer]), flush=True)
+    if args.tsan:
+        tsan_rejudge(args, src_root, results_path, layers, record)
     # rebuild the unmutated tree, so the copy is clean for the next run
     build(build_dir, args.jobs)
     write_report(args, results_path, per_layer, layers)
     return 0
+
+
+def tsan_rejudge(args, src_root, results_path, layers, record):
+    """Judges every survivor again against a ThreadSanitizer build running the tests labelled
+    `threads` (the suite .ci/sanitizers.sh runs under TSan): a deleted lock, or a store moved
+    out of its critical section, changes no single-threaded result and only TSan reports it.
+    The verdict is kept in the record ("tsan": "killed by NAME" / "no report")."""
+    last = {}
+    for l in open(results_path):
+        r = json.loads(l)
+        last[r["id"]] = r
+    todo = [r for r in last.values() if r["layer"] in layers and r["outcome"] == "survived" and "tsan" not in r]
+    if not todo:
+        return
+    tsan_dir = os.path.join(args.work, "build-tsan")
+    if not os.path.exists(os.path.join(tsan_dir, "build.ninja")):
+        code, out, _ = run(["cmake", "-S", src_root, "-B", tsan_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                            "-DMISHGRAD_SANITIZE=thread", "-DMISHGRAD_BUILD_BENCH=OFF", "-DMISHGRAD_BUILD_TOOLS=OFF",
+                            "-DMISHGRAD_BUILD_TESTS=ON", "-DCMAKE_LINK_DEPENDS_NO_SHARED=ON"])
+        if code != 0:
+            print(out[-3000:])
+            print("mutate.py: the TSan build cannot be configured; survivors not re-judged", file=sys.stderr)
+            return
+    code, out, _ = build(tsan_dir, args.jobs, timeout=1800)
+    if code != 0:
+        print(out[-3000:])
+        print("mutate.py: the unmutated TSan build fails; survivors not re-judged", file=sys.stderr)
+        return
+    # TSan maps memory at fixed addresses: without address randomisation where it needs that
+    prefix = []
+    probe = [t for t in load_tests(tsan_dir, args.exclude, label="threads")]
+    if not probe:
+        return
+    env = dict(os.environ)
+    env["TSAN_OPTIONS"] = env.get("TSAN_OPTIONS", "halt_on_error=1:second_deadlock_stack=1")
+    tests = []
+    for t in probe:
+        t["env"] = dict(t["env"], TSAN_OPTIONS=env["TSAN_OPTIONS"])
+        status, elapsed, out = run_test(t, 600)
+        if status != "passed" and "unexpected memory mapping" in out and not prefix:
+            prefix = ["setarch", os.uname().machine, "-R"]
+            t["command"] = prefix + t["command"]
+            status, elapsed, out = run_test(t, 600)
+        elif prefix:
+            t["command"] = prefix + t["command"]
+        if status == "passed":
+            t["seconds"] = elapsed
+            tests.append(t)
+        else:
+            print("  tsan baseline %s: %s (left out)" % (t["name"], status), flush=True)
+    print("mutate.py: TSan: %d threads tests pass unmutated; re-judging %d survivors" % (len(tests), len(todo)),
+          flush=True)
+    for r in todo:
+        path, original = apply_mutant(src_root, r)
+        try:
+            code, out, _ = build(tsan_dir, args.jobs, timeout=900)
+            verdict = "no report"
+            if code != 0:
+                verdict = "does not build"
+            else:
+                for t in tests:
+                    status, elapsed, out = run_test(t, max(60.0, 6 * t["seconds"] + 30))
+                    if status == "failed" or (status == "timeout" and
+                                              run_test(t, max(120.0, 12 * t["seconds"] + 60))[0] == "timeout"):
+                        verdict = "killed by " + t["name"] + (" (ThreadSanitizer)" if "ThreadSanitizer" in out else "")
+                        break
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(original)
+        r = dict(r, tsan=verdict)
+        if verdict.startswith("killed"):
+            r["outcome"], r["by"] = "killed", "TSan: " + verdict[len("killed by "):]
+        record(r)
+    build(tsan_dir, args.jobs, timeout=900)
 
 
 def read_planted(path):
@@ -576,31 +686,45 @@ def write_planted_report(work, results_path):
 
 
 def write_report(args, results_path, per_layer, layers):
-    rows = [json.loads(l) for l in open(results_path)]
-    for r in rows:  # a run out of time with no failing test is no kill
-        if r.get("by") == "(mutant timeout)":
-            r["outcome"], r["unfinished"] = "survived", True
+    last = {}
+    for l in open(results_path):  # a mutant judged again (--resume --rejudge-*): its last verdict
+        r = json.loads(l)
+        last.pop(r["id"], None)
+        last[r["id"]] = r
+    rows = list(last.values())
+    for r in rows:  # older records: a run out of time with no failing test is no verdict
+        if r["outcome"] == "survived" and r.get("unfinished"):
+            r["outcome"] = "unfinished"
     lines = ["# Mutation run", "",
              "`python3 tools/mutate.py --per-layer %d --seed %d%s` (tests: every CTest test but `%s`; "
              "per-mutant timeout %d s)" % (args.per_layer, args.seed,
                                           (" --layers " + args.layers) if args.layers else "", args.exclude,
                                           args.timeout), "",
-             "| layer | sites | judged | killed | survived | kill rate | discarded: no code change / compile error |",
-             "|---|---|---|---|---|---|---|"]
+             "| layer | sites | judged | killed | of them by a timeout (twice) | survived | kill rate | unfinished | discarded: no code change / compile error |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for layer in layers:
         mine = [r for r in rows if r["layer"] == layer]
         k = sum(r["outcome"] == "killed" for r in mine)
         s = sum(r["outcome"] == "survived" for r in mine)
         nc = sum(r["outcome"] == "no code change" for r in mine)
         ce = sum(r["outcome"] == "compile error" for r in mine)
+        kt = sum(r["outcome"] == "killed" and bool(r.get("killed_by_timeout") or "(timeout" in r.get("by", ""))
+                 for r in mine)
+        un = sum(r["outcome"] == "unfinished" for r in mine)
         rate = "%.1f%%" % (100.0 * k / (k + s)) if k + s else "-"
-        lines.append("| %s | %d | %d | %d | %d | %s | %d / %d |" % (layer, len(per_layer[layer]), k + s, k, s, rate, nc, ce))
+        lines.append("| %s | %d | %d | %d | %d | %d | %s | %d | %d / %d |" % (
+            layer, len(per_layer[layer]), k + s, k, kt, s, rate, un, nc, ce))
     lines += ["", "## Survivors", ""]
     for r in rows:
-        if r["outcome"] == "survived":
+        if r["outcome"] == "survived" and r["layer"] in layers:
             lines.append("- %s `%s:%d` (%s%s): `%s` — `%s` -> `%s`" % (
-                r["layer"], r["file"], r["line"], r["kind"], ", ran out of time" if r.get("unfinished") else "",
+                r["layer"], r["file"], r["line"], r["kind"], ", TSan: " + r["tsan"] if r.get("tsan") else "",
                 r["text"], r["old"], r["new"]))
+    lines += ["", "## Killed only by a timeout (twice)", ""]
+    for r in rows:
+        if r["outcome"] == "killed" and r["layer"] in layers and (r.get("killed_by_timeout") or "(timeout" in r.get("by", "")):
+            lines.append("- %s `%s:%d`: `%s` — `%s` -> `%s` (%s)" % (
+                r["layer"], r["file"], r["line"], r["text"], r["old"], r["new"], r["by"]))
     with open(os.path.join(args.work, "report.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

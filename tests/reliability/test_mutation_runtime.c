@@ -1,0 +1,338 @@
+/*
+ * tests/reliability/test_mutation_runtime.c: the runtime's error and log plumbing, which
+ * every other test passes through without looking at it closely (issue 10's mutation run):
+ *
+ *   - the thread's recent-error list (runtime/acl_error.c): newest first, one message a
+ *     line, the newest whole messages that fit in 4095 characters, one message cut to
+ *     4094, an empty message adding nothing, a message made by mgrt_fail cut to 1023
+ *     characters, get-and-clear;
+ *   - ASCEND_GLOBAL_LOG_LEVEL (0..4, anything else: the default 3) and
+ *     ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout; anything else: stderr), read again at aclInit;
+ *     the level names; the threshold at every level; level 4 silences everything;
+ *   - aclAppLog: the levels it takes (ACL_DEBUG..ACL_ERROR), the file's base name, line,
+ *     function, "?" for a NULL file or function, a NULL format ignored, the text cut at
+ *     1024 bytes with "...[truncated]";
+ *   - the notices printed at the default level: aclFinalize's line about what it released.
+ *
+ * Every expectation is written out here from the documented behaviour.
+ */
+#include <unistd.h>
+
+#include "mg_test.h"
+#include "mgrt.h"
+
+/* ---- capturing the log ------------------------------------------------------------------ */
+
+static char out_text[65536], err_text[65536];
+
+static void read_back(FILE *tmp, char *text) {
+    fflush(tmp);
+    rewind(tmp);
+    size_t n = fread(text, 1, 65535, tmp);
+    text[n] = '\0';
+    fclose(tmp);
+}
+
+/* Runs fn with stdout and stderr each going to a temporary file; the text lands in
+   out_text / err_text. */
+static void capture(void (*fn)(void)) {
+    fflush(stdout);
+    fflush(stderr);
+    FILE *o = tmpfile(), *e = tmpfile();
+    int saved_out = dup(1), saved_err = dup(2);
+    dup2(fileno(o), 1);
+    dup2(fileno(e), 2);
+    fn();
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    read_back(o, out_text);
+    read_back(e, err_text);
+}
+
+static int count_of(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+/* aclInit with ASCEND_GLOBAL_LOG_LEVEL = level (NULL: unset) and the stdout switch. */
+static void restart(const char *level, const char *to_stdout) {
+    (void)aclFinalize();
+    if (level) setenv("ASCEND_GLOBAL_LOG_LEVEL", level, 1); else unsetenv("ASCEND_GLOBAL_LOG_LEVEL");
+    if (to_stdout) setenv("ASCEND_SLOG_PRINT_TO_STDOUT", to_stdout, 1); else unsetenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    (void)aclGetRecentErrMsg();
+}
+
+/* ---- the recent-error list ------------------------------------------------------------ */
+
+static char *repeat(char c, size_t n) {
+    char *s = malloc(n + 1);
+    memset(s, c, n);
+    s[n] = '\0';
+    return s;
+}
+
+MG_TEST(error_list_keeps_the_newest_whole_messages_that_fit) {
+    restart("4", NULL);
+    /* ten messages of 1000 characters: 4 x 1000 + 3 separators = 4003 fit, 5 would be 5004 */
+    char *m[10];
+    for (int i = 0; i < 10; i++) {
+        m[i] = repeat((char)('A' + i), 1000);
+        mgrt_set_recent_error(m[i]);
+    }
+    const char *got = aclGetRecentErrMsg();
+    char want[5000];
+    snprintf(want, sizeof want, "%s\n%s\n%s\n%s", m[9], m[8], m[7], m[6]);
+    MG_CHECK(got != NULL && strcmp(got, want) == 0);
+    if (got) MG_CHECK_EQ_INT(strlen(got), 4003);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    for (int i = 0; i < 10; i++) free(m[i]);
+
+    /* exactly 4095 characters: 2047 + 1 + 2047 keeps both; one more drops the older */
+    char *a = repeat('a', 2047), *b = repeat('b', 2047), *b2 = repeat('c', 2048);
+    mgrt_set_recent_error(a);
+    mgrt_set_recent_error(b);
+    got = aclGetRecentErrMsg();
+    snprintf(want, sizeof want, "%s\n%s", b, a);
+    MG_CHECK(got != NULL && strcmp(got, want) == 0);
+    mgrt_set_recent_error(a);
+    mgrt_set_recent_error(b2);
+    got = aclGetRecentErrMsg();
+    MG_CHECK(got != NULL && strcmp(got, b2) == 0);
+    /* an older list of short messages: as many of the newest as fit after a long one */
+    for (int i = 0; i < 20; i++) mgrt_set_recent_error("0123456789"); /* 11 each with '\n' */
+    mgrt_set_recent_error(b2);                                          /* 2048 + 1 */
+    got = aclGetRecentErrMsg();
+    /* 4095 - 2049 = 2046 characters left: the 20 short ones (219) all fit */
+    MG_CHECK(got != NULL && strlen(got) == 2048 + 20 * 11);
+    MG_CHECK(got != NULL && strncmp(got, b2, 2048) == 0 && count_of(got, "0123456789") == 20);
+    free(a);
+    free(b);
+    free(b2);
+
+    /* cut at a separator: 3 x 1400 = the newest two (2801), a third does not fit */
+    char *c[3];
+    for (int i = 0; i < 3; i++) {
+        c[i] = repeat((char)('p' + i), 1400);
+        mgrt_set_recent_error(c[i]);
+    }
+    got = aclGetRecentErrMsg();
+    snprintf(want, sizeof want, "%s\n%s", c[2], c[1]);
+    MG_CHECK(got != NULL && strcmp(got, want) == 0);
+    for (int i = 0; i < 3; i++) free(c[i]);
+
+    /* one message longer than the list: its first 4094 characters */
+    char *huge = repeat('h', 5000);
+    mgrt_set_recent_error("older");
+    mgrt_set_recent_error(huge);
+    got = aclGetRecentErrMsg();
+    MG_CHECK(got != NULL && strlen(got) == 4094 && strncmp(got, huge, 4094) == 0);
+    free(huge);
+    /* at the boundary: 4093 and 4094 characters whole, 4095 and 4096 cut to 4094 */
+    static const size_t lengths[] = {4093, 4094, 4095, 4096};
+    for (int i = 0; i < 4; i++) {
+        char *edge = repeat('e', lengths[i]);
+        mgrt_set_recent_error("older");
+        mgrt_set_recent_error(edge);
+        got = aclGetRecentErrMsg();
+        size_t want_length = lengths[i] < 4094 ? lengths[i] : 4094;
+        if (got == NULL || strlen(got) != want_length || strncmp(got, edge, want_length) != 0)
+            MG_FAIL("a message of %zu characters gave %zu, expected %zu", lengths[i], got ? strlen(got) : 0, want_length);
+        else
+            MG_CHECK(1);
+        free(edge);
+    }
+
+    /* an empty message adds nothing; NULL neither */
+    mgrt_set_recent_error("");
+    mgrt_set_recent_error(NULL);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    mgrt_set_recent_error("x");
+    mgrt_set_recent_error("");
+    got = aclGetRecentErrMsg();
+    MG_CHECK(got != NULL && strcmp(got, "x") == 0);
+}
+
+MG_TEST(error_list_mgrt_fail_formats_and_cuts_at_1023) {
+    restart("4", NULL);
+    MG_CHECK_EQ_INT(mgrt_fail(123456, "code %d, %s", 7, "seven"), 123456);
+    MG_CHECK_EQ_INT(mgrt_fail_at("here", -5, "at %s", "there"), -5);
+    const char *got = aclGetRecentErrMsg();
+    MG_CHECK(got != NULL && strcmp(got, "at there\ncode 7, seven") == 0);
+    char *long_text = repeat('L', 2000);
+    MG_CHECK_EQ_INT(mgrt_fail(1, "%s", long_text), 1);
+    got = aclGetRecentErrMsg();
+    MG_CHECK(got != NULL && strlen(got) == 1023 && strncmp(got, long_text, 1023) == 0);
+    free(long_text);
+    /* a public call's message is the whole, exact sentence */
+    MG_CHECK_EQ_INT(aclrtSetDevice(5), ACL_ERROR_RT_INVALID_DEVICEID);
+    got = aclGetRecentErrMsg();
+    MG_CHECK(got != NULL && strncmp(got, "aclrtSetDevice: deviceId 5 is invalid", 37) == 0 && strchr(got, '\n') == NULL);
+}
+
+/* ---- log levels and where lines go ------------------------------------------------------ */
+
+static void log_each_level(void) {
+    mgrt_log(MGRT_LOG_DEBUG, "MOD", "line %d", 0);
+    mgrt_log(MGRT_LOG_INFO, "MOD", "line %d", 1);
+    mgrt_log(MGRT_LOG_WARNING, "MOD", "line %d", 2);
+    mgrt_log(MGRT_LOG_ERROR, "MOD", "line %d", 3);
+}
+
+MG_TEST(log_level_threshold_and_names) {
+    static const struct {
+        const char *env;
+        int threshold; /* 4: nothing */
+    } cases[] = {{"0", 0}, {"1", 1}, {"2", 2}, {"3", 3}, {"4", 4}, {NULL, 3}, {"", 3},
+                 {"5", 3}, {"-1", 3}, {"2x", 3}, {"x", 3}, {"10", 3}};
+    static const char *const names[] = {"[DEBUG] ", "[INFO] ", "[WARNING] ", "[ERROR] "};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        restart(cases[c].env, "0");
+        for (int level = 0; level <= 3; level++) {
+            int want = cases[c].threshold != 4 && level >= cases[c].threshold;
+            if (mgrt_log_enabled(level) != want)
+                MG_FAIL("ASCEND_GLOBAL_LOG_LEVEL=%s: mgrt_log_enabled(%d) = %d, expected %d",
+                        cases[c].env ? cases[c].env : "(unset)", level, mgrt_log_enabled(level), want);
+            else
+                MG_CHECK(1);
+        }
+        capture(log_each_level);
+        MG_CHECK_EQ_INT(strlen(out_text), 0);
+        for (int level = 0; level <= 3; level++) {
+            char needle[64];
+            snprintf(needle, sizeof needle, "[MOD] line %d\n", level);
+            int want = cases[c].threshold != 4 && level >= cases[c].threshold;
+            MG_CHECK_EQ_INT(count_of(err_text, needle), want);
+            /* the line starts with its level's name */
+            const char *at = strstr(err_text, needle);
+            if (at != NULL) {
+                const char *start = at;
+                while (start > err_text && start[-1] != '\n') start--;
+                MG_CHECK(strncmp(start, names[level], strlen(names[level])) == 0);
+            }
+        }
+        MG_CHECK_EQ_INT(count_of(err_text, "\n"), cases[c].threshold == 4 ? 0 : 4 - cases[c].threshold);
+    }
+}
+
+MG_TEST(log_goes_to_stdout_only_when_asked) {
+    static const struct {
+        const char *env;
+        int to_stdout;
+    } cases[] = {{"1", 1}, {"0", 0}, {NULL, 0}, {"2", 0}, {"-1", 0}, {"1x", 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        restart("0", cases[c].env);
+        capture(log_each_level);
+        const char *yes = cases[c].to_stdout ? out_text : err_text;
+        const char *no = cases[c].to_stdout ? err_text : out_text;
+        MG_CHECK_EQ_INT(count_of(yes, "[MOD] line "), 4);
+        MG_CHECK_EQ_INT(strlen(no), 0);
+    }
+    /* the program name is this process's (/proc/self/comm) */
+    char comm[64] = "";
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (f != NULL) {
+        if (fgets(comm, sizeof comm, f) == NULL) comm[0] = '\0';
+        comm[strcspn(comm, "\n")] = '\0';
+        fclose(f);
+    }
+    restart("3", "0");
+    capture(log_each_level);
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "[ERROR] MISHGRAD(%ld,%s):", (long)getpid(), comm);
+    MG_CHECK(strncmp(err_text, prefix, strlen(prefix)) == 0);
+    if (strncmp(err_text, prefix, strlen(prefix)) != 0) MG_FAIL("line \"%s\", expected it to start \"%s\"", err_text, prefix);
+}
+
+/* ---- aclAppLog ------------------------------------------------------------------------- */
+
+static void app_logs(void) {
+    aclAppLog(ACL_ERROR, "my_func", "/some/dir/my_file.c", 42, "value %d and %s", 7, "text");
+    aclAppLog(ACL_INFO, NULL, NULL, 7, "no names");
+    aclAppLog(ACL_WARNING, "f", "plain.c", 0, "plain");
+    aclAppLog(ACL_DEBUG, "dbg", "a/b.c", 1, "debug line");
+    aclAppLog((aclLogLevel)4, "f", "x.c", 1, "level four");
+    aclAppLog((aclLogLevel)-1, "f", "x.c", 1, "level minus one");
+    aclAppLog(ACL_ERROR, "f", "x.c", 1, NULL);
+}
+
+static void app_log_long(void) {
+    char *text = repeat('T', 1500);
+    aclAppLog(ACL_ERROR, "f", "x.c", 9, "%s", text);
+    free(text);
+    text = repeat('U', 1023);
+    aclAppLog(ACL_ERROR, "f", "x.c", 10, "%s", text);
+    free(text);
+}
+
+MG_TEST(app_log_levels_names_and_cut) {
+    restart("0", "0");
+    capture(app_logs);
+    MG_CHECK_EQ_INT(count_of(err_text, "[ERROR] "), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[APP] my_file.c:42 my_func: value 7 and text\n"), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[INFO] "), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[APP] ?:7 ?: no names\n"), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[WARNING] "), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[APP] plain.c:0 f: plain\n"), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[DEBUG] "), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[APP] b.c:1 dbg: debug line\n"), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "level "), 0);
+    MG_CHECK_EQ_INT(count_of(err_text, "\n"), 4);
+    /* the threshold applies: at warning level, info and debug lines are dropped */
+    restart("2", "0");
+    capture(app_logs);
+    MG_CHECK_EQ_INT(count_of(err_text, "\n"), 2);
+    MG_CHECK_EQ_INT(count_of(err_text, "[APP] plain.c:0 f: plain\n"), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "no names"), 0);
+    /* a text over 1023 characters: its first 1008 and "...[truncated]"; 1023 exactly: whole */
+    restart("3", "0");
+    capture(app_log_long);
+    char *want = malloc(1100);
+    char *t = repeat('T', 1008);
+    snprintf(want, 1100, "[APP] x.c:9 f: %s...[truncated]\n", t);
+    MG_CHECK_EQ_INT(count_of(err_text, want), 1);
+    free(t);
+    t = repeat('U', 1023);
+    snprintf(want, 1100, "[APP] x.c:10 f: %s\n", t);
+    MG_CHECK_EQ_INT(count_of(err_text, want), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "truncated"), 1);
+    free(t);
+    free(want);
+}
+
+/* ---- notices at the default level ------------------------------------------------------ */
+
+static void finalize_with_leftovers(void) {
+    void *a = NULL, *b = NULL;
+    aclrtStream s = NULL;
+    (void)aclrtMalloc(&a, 100, ACL_MEM_MALLOC_HUGE_FIRST);
+    (void)aclrtMalloc(&b, 200, ACL_MEM_MALLOC_HUGE_FIRST);
+    (void)aclrtCreateStream(&s);
+    (void)aclFinalize();
+}
+
+static void finalize_clean(void) { (void)aclFinalize(); }
+
+MG_TEST(finalize_says_what_it_released) {
+    restart(NULL, "0");
+    capture(finalize_with_leftovers);
+    MG_CHECK_EQ_INT(count_of(err_text, "[WARNING] "), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "aclFinalize: released 1 stream(s) and 2 memory block(s) the program left alive\n"), 1);
+    /* nothing left: nothing said */
+    restart(NULL, "0");
+    capture(finalize_clean);
+    MG_CHECK_EQ_INT(strlen(err_text), 0);
+    /* level 4: silent even with leftovers */
+    restart("4", "0");
+    capture(finalize_with_leftovers);
+    MG_CHECK_EQ_INT(strlen(err_text), 0);
+    restart(NULL, NULL);
+}
+
+MG_TEST_MAIN()
