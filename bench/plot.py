@@ -4,7 +4,7 @@
 Cases whose repetitions were mostly disturbed by other processes (quiet_reps below half)
 are left out. Each panel has a line per contender (ours with the automatic ISA, ours per forced ISA,
 oneDNN, PyTorch when its CSV is given, the kernel alone on one thread) and the memory roof
-(y = g * x over the same arrays) as a dashed line. Log x; Gelem/s on a log y axis.
+(y = g * x over the same arrays; y = x * x for the forward, --op mish) as a dashed line. Log x; Gelem/s on a log y axis.
 
     python3 bench/plot.py bench/results/bench.csv --torch bench/results/torch.csv \\
         --threads 2 -o docs/img/throughput.png
@@ -52,9 +52,18 @@ def main():
         return 0
 
     rows = [r for path in args.csv for r in read_rows(path)]
+    if len({r.get("op") or "mish_backward" for r in rows}) > 1:
+        print("plot: the CSVs mix operators; plot one operator at a time", file=sys.stderr)
+        return 1
     if not rows:
         print("plot: no rows", file=sys.stderr)
         return 1
+    # The operator the rows measure (mishgrad_bench --op): names the oneDNN and PyTorch lines
+    op = rows[0].get("op") or "mish_backward"
+    forward = op == "mish"
+    onednn_label = "oneDNN 2.6 eltwise_mish fwd" if forward else "oneDNN 2.6 eltwise_mish bwd"
+    torch_name = "F.mish" if forward else "mish_backward"
+    roof_label = "memory roof y = x*x" if forward else "memory roof y = g*x"
     threads = args.threads or max(int(r["threads"]) for r in rows)
     rows = [r for r in rows if int(r["threads"]) == threads]
     torch_rows = [r for r in read_rows(args.torch)] if args.torch else []
@@ -72,12 +81,12 @@ def main():
             label = f"MishGradV2 ({r['isa']}, auto)" if auto else f"MishGradV2 ({r['isa']})"
             series[label].append((n, number(r["ours_gelem_s"])))
             if auto:
-                series["memory roof y = g*x"].append((n, number(r["roof_gelem_s"])))
-                series["oneDNN 2.6 eltwise_mish bwd"].append((n, number(r["onednn_gelem_s"])))
+                series[roof_label].append((n, number(r["roof_gelem_s"])))
+                series[onednn_label].append((n, number(r["onednn_gelem_s"])))
                 series[f"kernel alone, 1 thread ({r['isa']})"].append((n, number(r["kernel1t_gelem_s"])))
         for r in torch_rows:
             if r["dtype"] == dtype:
-                series[f"PyTorch {r['torch_version']} mish_backward"].append(
+                series[f"PyTorch {r['torch_version']} {torch_name}"].append(
                     (int(r["elements"]), number(r["torch_gelem_s"])))
         for label, points in sorted(series.items(), key=lambda kv: (
                 not kv[0].endswith("auto)"), "roof" in kv[0], kv[0])):
@@ -105,7 +114,7 @@ def main():
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="best")
     axes[0][0].set_ylabel("Gelem/s (full two-phase call; higher is better)")
-    fig.suptitle(args.title or "aclnnMishBackward throughput against size")
+    fig.suptitle(args.title or ("aclnnMish" if forward else "aclnnMishBackward") + " throughput against size")
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)
     print(f"plot: wrote {args.output}")

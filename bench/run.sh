@@ -122,7 +122,7 @@ rm -f "$bench_csv" "$torch_csv"
   echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -sm), $(nproc) CPUs:" \
        "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
   echo "# load average before the run: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-} > "$out_dir/machine.txt"
+} > "$out_dir/machine$suffix.txt"
 for threads in $threads_list; do
   for isa in $isas; do
     isa_option=()
@@ -146,7 +146,7 @@ if torch_python=$(python_with torch); then
 else
   echo "run.sh: no PyTorch (bash bench/run.sh --torch installs python3-torch); no PyTorch column"
 fi
-echo "# load average after the run: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$out_dir/machine.txt"
+echo "# load average after the run: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$out_dir/machine$suffix.txt"
 
 # ---- report and plot
 top_threads=$(printf '%s\n' $threads_list | sort -n | tail -n 1)

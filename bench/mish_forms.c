@@ -1,0 +1,210 @@
+/*
+ * bench/mish_forms.c: why the float32 forward costs what it costs (docs/performance.md).
+ *
+ *   build/bench/mish_forms [STRIDE]      (STRIDE: the accuracy sweep takes every STRIDE-th
+ *                                         float of [-80, 30]; default 61)
+ *
+ * Times, side by side on one thread (best of 41 passes over 1e5 floats in L2), the library's
+ * float32 forward tile and three cheaper ways of writing mish(x) = x n / (n + 2),
+ * n = e^x (e^x + 2), all with the library's exp (math/mg_exp.h) and the same AVX-512
+ * vocabulary, and measures each one's worst error against the project's reference
+ * (tests/accuracy/mish_reference.c) over the sweep. The issue's float32 bound is 2 ulp; a
+ * form that would reach 1.5x oneDNN needs about the textbook form's cost.
+ *
+ *   textbook   e, n = e (e + 2), y = x (n / (n + 2)): five roundings after the exp
+ *   two-form   n = fma(e, e, 2e); x >= 0 takes y = x - x (2 / d) (its rounding errors shrink
+ *              with 2 / d), x < 0 takes y = x (n / d): one division, one select pair
+ *   anchored   t = P (1 + W) with exact P (e's table part for x < -0.5, 1/2 on [-0.5, 0.5),
+ *              1 above), W one division of a fused numerator, y = fma(x P, W, x P)
+ *   library    op_kernel/mish_body.h: three anchored regions and a two-product (<= 2 ulp)
+ *
+ * Then the cost model: the textbook form with two more fmas, adds or compare-and-selects, or
+ * without its division, so the price of each kind of operation per vector can be read off.
+ * AVX-512 only (the cost of the operations is the question); elsewhere it reports a skip.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mish_kernel.h"
+#include "mish_reference.h"
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512BW__)
+#include "simd/mg_simd_avx512.h"
+#include "math/mg_exp.h"
+
+#define FORM_INLINE static inline __attribute__((always_inline))
+
+FORM_INLINE mg_vf exp_parts(mg_vf x, mg_vf *big_e, mg_vf *s) {
+    mg_vi kbits;
+    *s = mg_exp_rr2_lut16_p3_parts(mg_min(x, mg_set(20.0f)), &kbits);
+    *big_e = mg_exp_lut16_scaled(kbits);
+    return mg_fma(*big_e, *s, *big_e);
+}
+
+FORM_INLINE mg_vf form_textbook(mg_vf x) {
+    mg_vf big_e, s;
+    const mg_vf e = exp_parts(x, &big_e, &s);
+    const mg_vf n = mg_mul(e, mg_add(e, mg_set(2.0f)));
+    return mg_mul(x, mg_div(n, mg_add(n, mg_set(2.0f))));
+}
+
+FORM_INLINE mg_vf form_two(mg_vf x) {
+    mg_vf big_e, s;
+    const mg_vf e = exp_parts(x, &big_e, &s);
+    const mg_vf n = mg_fma(e, e, mg_add(e, e));
+    const mg_vf d = mg_add(n, mg_set(2.0f));
+    const mg_vm high = mg_le(mg_set(0.0f), x);
+    const mg_vf q = mg_div(mg_select(high, mg_set(-2.0f), n), d);
+    return mg_fma(x, q, mg_select(high, x, mg_set(0.0f)));
+}
+
+FORM_INLINE mg_vf form_anchored(mg_vf x) {
+    mg_vf big_e, s_all;
+    const mg_vf e = exp_parts(x, &big_e, &s_all);
+    const mg_vf n = mg_fma(e, e, mg_add(e, e));
+    const mg_vf d = mg_add(n, mg_set(2.0f));
+    const mg_vm low = mg_lt(x, mg_set(-0.5f));
+    const mg_vm high = mg_le(mg_set(0.5f), x);
+    /* W0 = (a n + b) / d: low -e (e + 1) / d, middle (n - 2) / d, high -2 / d */
+    const mg_vf a = mg_select(low, mg_set(-1.0f), mg_select(high, mg_set(0.0f), mg_set(1.0f)));
+    const mg_vf b = mg_select(low, e, mg_set(-2.0f));
+    const mg_vf w0 = mg_div(mg_fma(n, a, b), d);
+    const mg_vf s = mg_select(low, s_all, mg_set(0.0f));
+    const mg_vf w = mg_fma(s, w0, mg_add(s, w0)); /* (1 + s)(1 + W0) - 1 */
+    const mg_vf xp = mg_mul(x, mg_select(low, big_e, mg_select(high, mg_set(1.0f), mg_set(0.5f))));
+    return mg_fma(xp, w, xp);
+}
+
+/* The cost model: the textbook form with two more operations of one kind (or without its
+   division); the difference from the textbook is that kind's price per vector. The extra
+   operations depend on the form's values, so the compiler cannot drop them. */
+FORM_INLINE mg_vf form_extra(mg_vf x, int kind) {
+    mg_vf big_e, s;
+    const mg_vf e = exp_parts(x, &big_e, &s);
+    mg_vf n = mg_mul(e, mg_add(e, mg_set(2.0f)));
+    const mg_vf d = mg_add(n, mg_set(2.0f));
+    if (kind == 1) n = mg_fma(mg_fma(n, mg_set(1.0001f), big_e), mg_set(1.0001f), s);
+    if (kind == 2) n = mg_add(mg_add(n, big_e), s);
+    if (kind == 3) n = mg_select(mg_lt(s, x), mg_select(mg_lt(x, big_e), n, s), big_e);
+    return mg_mul(x, kind == 4 ? mg_mul(n, d) : mg_div(n, d));
+}
+FORM_INLINE mg_vf form_plus_fma(mg_vf x) { return form_extra(x, 1); }
+FORM_INLINE mg_vf form_plus_add(mg_vf x) { return form_extra(x, 2); }
+FORM_INLINE mg_vf form_plus_select(mg_vf x) { return form_extra(x, 3); }
+FORM_INLINE mg_vf form_no_div(mg_vf x) { return form_extra(x, 4); }
+
+#define FORM_TILE(name)                                                                  \
+    static void tile_##name(const void *x_v, void *y_v, size_t n) {                      \
+        const float *x = x_v;                                                            \
+        float *y = y_v;                                                                  \
+        size_t i = 0;                                                                    \
+        for (; i + 32 <= n; i += 32) {                                                   \
+            const mg_vf a = mg_loadu(x + i), b = mg_loadu(x + i + 16);                   \
+            mg_storeu(y + i, form_##name(a));                                            \
+            mg_storeu(y + i + 16, form_##name(b));                                       \
+        }                                                                                \
+        for (; i < n; i += 16) mg_store_f32_n(y + i, form_##name(mg_load_f32_n(x + i, n - i)), n - i); \
+    }
+FORM_TILE(textbook)
+FORM_TILE(two)
+FORM_TILE(anchored)
+FORM_TILE(plus_fma)
+FORM_TILE(plus_add)
+FORM_TILE(plus_select)
+FORM_TILE(no_div)
+
+static double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The sweep: every stride-th float32 bit pattern of [-80, 30] (the fast domain the forms
+   share; the library's tile handles the tail below -80 separately) */
+static double worst_ulp(mish_tile_fn tile, unsigned stride, float *worst_x) {
+    enum { CHUNK = 4096 };
+    static float xs[CHUNK], ys[CHUNK];
+    double worst = 0.0;
+    for (int negative = 0; negative < 2; negative++) {
+        const uint32_t limit = negative ? 0x42A00000u : 0x41F00000u; /* 80, 30 */
+        uint32_t bits = 0;
+        while (bits <= limit) {
+            size_t count = 0;
+            for (; count < CHUNK && bits <= limit; count++, bits += stride)
+                xs[count] = mish_ref_f32_from_bits(bits | (negative ? 0x80000000u : 0u));
+            tile(xs, ys, count);
+            for (size_t i = 0; i < count; i++) {
+                const double err = mish_ref_fwd_ulp_err_d(ys[i], xs[i]);
+                if (err > worst) {
+                    worst = err;
+                    *worst_x = xs[i];
+                }
+            }
+        }
+    }
+    return worst;
+}
+
+int main(int argc, char **argv) {
+    const unsigned stride = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 61u;
+    if (stride == 0) {
+        fprintf(stderr, "usage: mish_forms [STRIDE >= 1]\n");
+        return 2;
+    }
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") ||
+        !__builtin_cpu_supports("avx512bw")) {
+        printf("mish_forms: skipped: this CPU has no AVX-512 F/DQ/BW\n");
+        return 77;
+    }
+    const mish_kernels *library = mish_kernels_get();
+    struct {
+        const char *name;
+        mish_tile_fn tile;
+    } forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored},
+                 {"library", library->f32}, {"+2 fma", tile_plus_fma}, {"+2 add", tile_plus_add},
+                 {"+2 select", tile_plus_select}, {"no div", tile_no_div}};
+    enum { ACCURACY_FORMS = 4 }; /* the cost-model variants compute no Mish: timed only */
+    enum { FORMS = sizeof forms / sizeof forms[0], N = 100000 };
+    float *x = aligned_alloc(64, N * sizeof(float)), *y = aligned_alloc(64, N * sizeof(float));
+    if (x == NULL || y == NULL) return 1;
+    srand(1);
+    for (size_t i = 0; i < N; i++) x[i] = -20.0f + 30.0f * (float)rand() / (float)RAND_MAX;
+    double best[FORMS];
+    for (int f = 0; f < FORMS; f++) best[f] = 1e30;
+    /* Alternating passes: a disturbance hits every form alike, and the best pass is kept */
+    for (int pass = 0; pass < 41; pass++)
+        for (int f = 0; f < FORMS; f++) {
+            const double start = seconds();
+            for (int k = 0; k < 10; k++) forms[f].tile(x, y, N);
+            const double ns = (seconds() - start) / (10.0 * N) * 1e9;
+            if (ns < best[f]) best[f] = ns;
+        }
+    printf("float32 forward forms, 1 thread, AVX-512 (library tile: ISA %s); accuracy over [-80, 30], every %u-th bit pattern\n",
+           library->isa, stride);
+    printf("%-10s %10s %12s %11s   %s\n", "form", "ns/elem", "vs textbook", "worst ulp", "at x");
+    for (int f = 0; f < ACCURACY_FORMS; f++) {
+        float at = 0.0f;
+        const double worst = worst_ulp(forms[f].tile, stride, &at);
+        printf("%-10s %10.3f %11.2fx %11.3f   %a\n", forms[f].name, best[f], best[f] / best[0], worst, at);
+    }
+    printf("\nwhat one operation costs (the textbook form with two more, or without its division):\n");
+    for (int f = ACCURACY_FORMS; f < FORMS; f++) {
+        const double per_vector = (best[f] - best[0]) * 16.0;
+        printf("%-10s %10.3f  %+.3f ns per 16-lane vector%s\n", forms[f].name, best[f],
+               f == FORMS - 1 ? per_vector : per_vector / 2.0, f == FORMS - 1 ? " (the division)" : " each");
+    }
+    free(x);
+    free(y);
+    return 0;
+}
+
+#else
+int main(void) {
+    printf("mish_forms: skipped: built without AVX-512 (x86-64 with -mavx512f -mavx512dq -mavx512bw)\n");
+    return 77;
+}
+#endif
