@@ -685,6 +685,39 @@ def write_planted_report(work, results_path):
     print(open(os.path.join(work, "planted.md")).read())
 
 
+EQUIVALENT_FILE = os.path.join(ROOT, "tools", "mutate_equivalent.txt")
+
+
+def read_equivalent(path=EQUIVALENT_FILE):
+    """Survivors judged equivalent by a person, one a line:
+        file glob | regex over the stripped line | old => new | why no behaviour changes
+    (`#` starts a comment). The report shows the reason and leaves these out of the rate of
+    behaviour-changing mutants; the raw kill rate counts every survivor."""
+    rules = []
+    if not os.path.exists(path):
+        return rules
+    for raw in open(path, encoding="utf-8"):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        parts = [x.strip() for x in s.split(" | ", 3)]
+        if len(parts) != 4 or " => " not in parts[2]:
+            raise SystemExit("mutate.py: bad line in %s: %s" % (path, s))
+        old, new = parts[2].split(" => ", 1)
+        rules.append({"glob": parts[0], "regex": re.compile(parts[1]), "old": old.strip(), "new": new.strip(),
+                      "why": parts[3]})
+    return rules
+
+
+def equivalent_reason(r, rules):
+    for rule in rules:
+        if (fnmatch.fnmatch(r["file"], rule["glob"]) and rule["regex"].search(r["text"])
+                and (rule["old"] == "*" or rule["old"] == r["old"].strip())
+                and (rule["new"] == "*" or rule["new"] == r["new"].strip())):
+            return rule["why"]
+    return None
+
+
 def write_report(args, results_path, per_layer, layers):
     last = {}
     for l in open(results_path):  # a mutant judged again (--resume --rejudge-*): its last verdict
@@ -692,6 +725,7 @@ def write_report(args, results_path, per_layer, layers):
         last.pop(r["id"], None)
         last[r["id"]] = r
     rows = list(last.values())
+    rules = read_equivalent()
     for r in rows:  # older records: a run out of time with no failing test is no verdict
         if r["outcome"] == "survived" and r.get("unfinished"):
             r["outcome"] = "unfinished"
@@ -700,8 +734,8 @@ def write_report(args, results_path, per_layer, layers):
              "per-mutant timeout %d s)" % (args.per_layer, args.seed,
                                           (" --layers " + args.layers) if args.layers else "", args.exclude,
                                           args.timeout), "",
-             "| layer | sites | judged | killed | of them by a timeout (twice) | survived | kill rate | unfinished | discarded: no code change / compile error |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| layer | sites | judged | killed | of them by a timeout (twice) | survived | kill rate | survivors judged equivalent | kill rate of behaviour-changing | unfinished | discarded: no code change / compile error |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for layer in layers:
         mine = [r for r in rows if r["layer"] == layer]
         k = sum(r["outcome"] == "killed" for r in mine)
@@ -711,15 +745,18 @@ def write_report(args, results_path, per_layer, layers):
         kt = sum(r["outcome"] == "killed" and bool(r.get("killed_by_timeout") or "(timeout" in r.get("by", ""))
                  for r in mine)
         un = sum(r["outcome"] == "unfinished" for r in mine)
+        eq = sum(r["outcome"] == "survived" and equivalent_reason(r, rules) is not None for r in mine)
         rate = "%.1f%%" % (100.0 * k / (k + s)) if k + s else "-"
-        lines.append("| %s | %d | %d | %d | %d | %d | %s | %d | %d / %d |" % (
-            layer, len(per_layer[layer]), k + s, k, kt, s, rate, un, nc, ce))
+        rate_bc = "%d/%d = %.1f%%" % (k, k + s - eq, 100.0 * k / (k + s - eq)) if k + s - eq else "-"
+        lines.append("| %s | %d | %d | %d | %d | %d | %s | %d | %s | %d | %d / %d |" % (
+            layer, len(per_layer[layer]), k + s, k, kt, s, rate, eq, rate_bc, un, nc, ce))
     lines += ["", "## Survivors", ""]
     for r in rows:
         if r["outcome"] == "survived" and r["layer"] in layers:
-            lines.append("- %s `%s:%d` (%s%s): `%s` — `%s` -> `%s`" % (
+            why = equivalent_reason(r, rules)
+            lines.append("- %s `%s:%d` (%s%s): `%s` — `%s` -> `%s`%s" % (
                 r["layer"], r["file"], r["line"], r["kind"], ", TSan: " + r["tsan"] if r.get("tsan") else "",
-                r["text"], r["old"], r["new"]))
+                r["text"], r["old"], r["new"], (" — equivalent: " + why) if why else " — **open**"))
     lines += ["", "## Killed only by a timeout (twice)", ""]
     for r in rows:
         if r["outcome"] == "killed" and r["layer"] in layers and (r.get("killed_by_timeout") or "(timeout" in r.get("by", "")):
