@@ -319,7 +319,10 @@ def sync_tree(src_root):
                 if fa.read() == fb.read():
                     continue
         os.makedirs(os.path.dirname(b), exist_ok=True)
-        shutil.copy2(a, b)
+        # a fresh time stamp (not copy2's): a file put back after an interrupted mutant is
+        # older than the mutant's object, and Ninja would not rebuild it
+        shutil.copyfile(a, b)
+        shutil.copymode(a, b)
     for dirpath, _, files in os.walk(src_root):
         for name in files:
             rel = os.path.relpath(os.path.join(dirpath, name), src_root)
@@ -377,6 +380,12 @@ def run_test(t, timeout):
 # ---- the run ------------------------------------------------------------------------
 
 def main():
+    # SIGTERM (and SIGINT, ignored in a background job otherwise) unwinds like an exception,
+    # so the mutant being judged is taken out of the copy before the tool exits
+    def stop(signum, frame):
+        raise SystemExit("mutate.py: stopped by signal %d" % signum)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--per-layer", type=int, default=30, help="mutants judged per layer (default 30)")
     ap.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
