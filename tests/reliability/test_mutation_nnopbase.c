@@ -1,0 +1,204 @@
+/*
+ * tests/reliability/test_mutation_nnopbase.c: the tensor base's Contiguous and ViewCopy steps
+ * (nnopbase/view_copy.c) on random views, against a gather and a scatter written here from
+ * the definition of a view (element (i0..ik) at offset + sum i_d * stride_d):
+ *
+ *   input view  --Contiguous-->  dense workspace  --check-->  --ViewCopy-->  output view
+ *
+ * The input and the output have the same dims and different strides (permuted, with gaps,
+ * size-1 dims with any stride, offsets; zero strides on the input), so an error in one
+ * step is not undone by the same error in the other; a step of the test's own between them
+ * checks the dense buffer against the row-major gather. Element sizes 1, 2, 4 and 8 (every
+ * copy loop), small views and views over 256 KiB (the copy split over the pool's threads:
+ * MISHGRAD_NUM_THREADS=4), ranks 0..8. Every byte of the output block outside the view must
+ * be unchanged.
+ */
+#include <stdbool.h>
+
+#include "mg_test.h"
+#include "acl/acl.h"
+#include "nnop.h"
+
+typedef struct layout {
+    int rank;
+    int64_t dims[8], strides[8], offset, storage;
+} layout;
+
+static uint64_t rng_state = 0x5eedC0De;
+static uint64_t next(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static int64_t pick(int64_t n) { return (int64_t)(next() % (uint64_t)n); }
+
+/* Strides for dims: a random order of the dims, each step possibly with a gap; a size-1 dim
+   gets any stride; zero strides only when allowed (an input). */
+static void make_layout(layout *l, int rank, const int64_t *dims, int allow_zero) {
+    l->rank = rank;
+    int order[8];
+    for (int d = 0; d < rank; d++) {
+        l->dims[d] = dims[d];
+        order[d] = d;
+    }
+    int shape = (int)pick(4); /* 0 row-major, 1 reversed, 2 shuffled, 3 row-major with gaps */
+    if (shape == 1)
+        for (int d = 0; d < rank; d++) order[d] = rank - 1 - d;
+    if (shape == 2)
+        for (int d = rank - 1; d > 0; d--) {
+            int j = (int)pick(d + 1), t = order[d];
+            order[d] = order[j];
+            order[j] = t;
+        }
+    int64_t running = 1 + (shape == 3 ? pick(2) : 0);
+    for (int k = rank - 1; k >= 0; k--) {
+        int d = order[k];
+        l->strides[d] = running;
+        running *= dims[d];
+        if (shape == 3 || pick(5) == 0) running += pick(3);
+        if (dims[d] == 1) l->strides[d] = pick(50);
+        else if (allow_zero && pick(6) == 0) l->strides[d] = 0;
+    }
+    l->offset = pick(9);
+    int64_t max = l->offset;
+    for (int d = 0; d < rank; d++) max += (dims[d] - 1) * l->strides[d];
+    l->storage = max + 1 + pick(5);
+}
+
+/* The element offset of the k-th element in row-major order of the view. */
+static int64_t offset_of(const layout *l, int64_t k) {
+    int64_t at = l->offset;
+    for (int d = l->rank - 1; d >= 0; d--) {
+        at += (k % l->dims[d]) * l->strides[d];
+        k /= l->dims[d];
+    }
+    return at;
+}
+
+/* What the step between the copies checks. */
+typedef struct check_params {
+    const unsigned char *expected;
+    int64_t bytes;
+} check_params;
+static int64_t dense_wrong;
+static int32_t check_step(const void *params, void *const *buffers) {
+    const check_params *p = params;
+    dense_wrong += memcmp(buffers[0], p->expected, (size_t)p->bytes) != 0;
+    return 0;
+}
+
+static aclDataType dtype_of(int es) {
+    return es == 1 ? ACL_INT8 : es == 2 ? ACL_FLOAT16 : es == 4 ? ACL_FLOAT : ACL_INT64;
+}
+
+/* One case: returns 1 when everything matched. */
+static int run_case(int rank, const int64_t *dims, int es, int case_index) {
+    layout in, out;
+    make_layout(&in, rank, dims, 1);
+    make_layout(&out, rank, dims, 0);
+    int64_t numel = 1;
+    for (int d = 0; d < rank; d++) numel *= dims[d];
+    unsigned char *a = NULL, *b = NULL;
+    if (aclrtMalloc((void **)&a, (size_t)in.storage * es, ACL_MEM_MALLOC_HUGE_FIRST) != 0 ||
+        aclrtMalloc((void **)&b, (size_t)out.storage * es, ACL_MEM_MALLOC_HUGE_FIRST) != 0) {
+        MG_FAIL("case %d: aclrtMalloc", case_index);
+        return 0;
+    }
+    for (int64_t i = 0; i < in.storage * es; i++) a[i] = (unsigned char)next();
+    for (int64_t i = 0; i < out.storage * es; i++) b[i] = (unsigned char)next();
+    unsigned char *b_before = malloc((size_t)out.storage * es);
+    memcpy(b_before, b, (size_t)out.storage * es);
+    unsigned char *gathered = malloc((size_t)(numel ? numel : 1) * es);
+    for (int64_t k = 0; k < numel; k++) memcpy(gathered + k * es, a + offset_of(&in, k) * es, (size_t)es);
+
+    int64_t sa[1] = {in.storage}, sb[1] = {out.storage};
+    aclTensor *ta = aclCreateTensor(in.dims, (uint64_t)rank, dtype_of(es), in.strides, in.offset, ACL_FORMAT_ND, sa, 1, a);
+    aclTensor *tb = aclCreateTensor(out.dims, (uint64_t)rank, dtype_of(es), out.strides, out.offset, ACL_FORMAT_ND, sb, 1,
+                                    b);
+    nnop_view va, vb;
+    int ok = ta != NULL && tb != NULL && nnop_view_from_tensor(ta, "test", "in", &va) == 0 &&
+             nnop_view_from_tensor(tb, "test", "out", &vb) == 0;
+    if (!ok) {
+        MG_FAIL("case %d: the descriptors were refused: %s", case_index, aclGetRecentErrMsg());
+    } else {
+        static const char *const names[] = {"in", "out"};
+        aclOpExecutor *e = nnop_executor_create("Copy", (const aclTensor *const *)&ta, 1, &tb, 1, names);
+        nnop_buffer dense = nnop_executor_reserve_workspace(e, (uint64_t)(numel * es));
+        nnop_buffer src = {NNOP_BUFFER_INPUT, 0, 0}, dst = {NNOP_BUFFER_OUTPUT, 0, 0};
+        check_params cp = {gathered, numel * es};
+        MG_CHECK_EQ_INT(nnop_add_contiguous(e, &va, src, dense), 0);
+        MG_CHECK_EQ_INT(nnop_executor_add_step(e, "Check", check_step, &cp, sizeof cp, &dense, 1, 1), 0);
+        MG_CHECK_EQ_INT(nnop_add_view_copy(e, &vb, dense, dst), 0);
+        uint64_t ws = nnop_executor_workspace_size(e);
+        void *w = NULL;
+        if (ws) (void)aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST);
+        dense_wrong = 0;
+        MG_CHECK_EQ_INT(nnop_executor_launch("Copy", w, ws, e, NULL), 0);
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
+        if (w) aclrtFree(w);
+        /* the output: the view holds the gathered elements, the rest is as before */
+        unsigned char *want = malloc((size_t)out.storage * es);
+        memcpy(want, b_before, (size_t)out.storage * es);
+        for (int64_t k = 0; k < numel; k++) memcpy(want + offset_of(&out, k) * es, gathered + k * es, (size_t)es);
+        int same = memcmp(want, b, (size_t)out.storage * es) == 0;
+        if (!same || dense_wrong) {
+            MG_FAIL("case %d: rank %d, %lld elements of %d bytes: dense buffer %s, output %s", case_index, rank,
+                    (long long)numel, es, dense_wrong ? "wrong" : "right", same ? "right" : "wrong");
+            ok = 0;
+        }
+        free(want);
+    }
+    if (ta) aclDestroyTensor(ta);
+    if (tb) aclDestroyTensor(tb);
+    aclrtFree(a);
+    aclrtFree(b);
+    free(b_before);
+    free(gathered);
+    return ok;
+}
+
+static void up(void) {
+    static int done;
+    if (!done) {
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        (void)aclInit(NULL);
+        done = 1;
+    }
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+}
+
+MG_TEST(small_random_views_every_element_size) {
+    up();
+    int failed = 0;
+    for (int c = 0; c < 1500; c++) {
+        int rank = (int)pick(9); /* 0..8 */
+        int64_t dims[8];
+        for (int d = 0; d < rank; d++) dims[d] = 1 + pick(rank > 5 ? 2 : 4);
+        static const int sizes[4] = {1, 2, 4, 8};
+        failed += !run_case(rank, dims, sizes[c % 4], c);
+        if (failed > 5) break;
+    }
+    MG_CHECK_EQ_INT(failed, 0);
+}
+
+/* Over 256 KiB: the rows are split over the pool's threads; rows of length 1 too (an inner
+   dim that is not the fastest-moving one), and many short rows. */
+MG_TEST(large_views_split_over_threads) {
+    up();
+    static const struct {
+        int rank;
+        int64_t dims[4];
+        int es;
+    } cases[] = {
+        {2, {300, 257}, 4}, {3, {64, 33, 40}, 4}, {2, {70000, 1}, 4}, {3, {3, 50000, 1}, 2},
+        {2, {1, 90000}, 8}, {4, {17, 9, 31, 13}, 4}, {2, {40000, 3}, 2}, {3, {2, 2, 70000}, 1},
+    };
+    int failed = 0;
+    for (int r = 0; r < 3; r++)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+            failed += !run_case(cases[c].rank, cases[c].dims, cases[c].es, (int)(100 * r + c));
+    MG_CHECK_EQ_INT(failed, 0);
+}
+
+MG_TEST_MAIN()
