@@ -335,4 +335,74 @@ MG_TEST(finalize_says_what_it_released) {
     restart(NULL, NULL);
 }
 
+/* ---- copies: which sides are device memory, per kind ------------------------------------ */
+
+/* Every kind's device side is checked against its block (one byte past it: 100000, nothing
+   copied); a host side is not; ACL_MEMCPY_DEFAULT tells the sides apart by the blocks. The
+   same through aclrtMemcpyAsync. */
+MG_TEST(copy_kinds_check_their_device_sides) {
+    restart("4", NULL);
+    static const struct {
+        aclrtMemcpyKind kind;
+        int dst_dev, src_dev;
+    } kinds[] = {
+        {ACL_MEMCPY_HOST_TO_HOST, 0, 0},          {ACL_MEMCPY_HOST_TO_DEVICE, 1, 0},
+        {ACL_MEMCPY_DEVICE_TO_HOST, 0, 1},        {ACL_MEMCPY_DEVICE_TO_DEVICE, 1, 1},
+        {ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, 1, 0}, {ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, 1, 1},
+        {ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, 1, 1},
+    };
+    unsigned char *d1 = NULL, *d2 = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&d1, 64, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&d2, 64, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    unsigned char *big = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&big, 128, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    static unsigned char h1[256], h2[256];
+    aclrtStream s = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    for (int async = 0; async < 2; async++)
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            unsigned char *dst = kinds[k].dst_dev ? d1 : h1, *src = kinds[k].src_dev ? d2 : h2;
+            for (int i = 0; i < 64; i++) {
+                src[i] = (unsigned char)(i + 7 * (int)k + async);
+                dst[i] = 0;
+            }
+            aclError st = async ? aclrtMemcpyAsync(dst, 64, src, 64, kinds[k].kind, s)
+                                : aclrtMemcpy(dst, 64, src, 64, kinds[k].kind);
+            if (async) MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
+            MG_CHECK_EQ_INT(st, 0);
+            MG_CHECK(memcmp(dst, src, 64) == 0);
+            /* 65 bytes past one side's 64-byte block, the other side with room (a 128-byte
+               block, or host memory): refused exactly when the short side is device memory */
+            for (int short_side = 0; short_side < 2; short_side++) {
+                unsigned char *to = short_side == 0 ? dst : (kinds[k].dst_dev ? big : h1);
+                const unsigned char *from = short_side == 1 ? src : (kinds[k].src_dev ? big : h2);
+                int device_side = short_side == 0 ? kinds[k].dst_dev : kinds[k].src_dev;
+                memset(to, 0xAB, 64);
+                st = async ? aclrtMemcpyAsync(to, 65, from, 65, kinds[k].kind, s)
+                           : aclrtMemcpy(to, 65, from, 65, kinds[k].kind);
+                if (async) MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
+                if (st != (device_side ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS))
+                    MG_FAIL("kind %d%s, %s 65 bytes: status %d", (int)kinds[k].kind, async ? " (async)" : "",
+                            short_side == 0 ? "dst" : "src", (int)st);
+                else
+                    MG_CHECK(1);
+                if (device_side) MG_CHECK(to[0] == 0xAB && to[63] == 0xAB); /* nothing copied */
+            }
+        }
+    /* DEFAULT: device to host and host to device by the blocks */
+    for (int i = 0; i < 64; i++) d1[i] = (unsigned char)(200 - i);
+    MG_CHECK_EQ_INT(aclrtMemcpy(h1, 256, d1, 64, ACL_MEMCPY_DEFAULT), 0);
+    MG_CHECK(memcmp(h1, d1, 64) == 0);
+    MG_CHECK_EQ_INT(aclrtMemcpy(h1, 256, d1, 65, ACL_MEMCPY_DEFAULT), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemcpy(d2, 64, h2, 65, ACL_MEMCPY_DEFAULT), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemcpy(h1, 256, h2, 200, ACL_MEMCPY_DEFAULT), 0);
+    /* a kind that is not one */
+    MG_CHECK_EQ_INT(aclrtMemcpy(h1, 256, h2, 8, (aclrtMemcpyKind)8), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemcpy(h1, 256, h2, 8, (aclrtMemcpyKind)-1), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+    aclrtFree(d1);
+    aclrtFree(d2);
+    aclrtFree(big);
+}
+
 MG_TEST_MAIN()
