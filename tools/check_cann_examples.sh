@@ -15,8 +15,9 @@
 # graph.h: graph construction, not the runtime or the tensor base) are left out, and so
 # are those that include an aclnnop/ operator header the checkout does not contain (CANN
 # generates those at build time). Every other program is compiled with the operator
-# headers of the checkout staged into aclnnop/ next to ours, as CANN's package installs
-# them (include/aclnnop is on the include path too, as CANN's sample builds have it), and linked with -lcust_opapi -lnnopbase -lascendcl. "Links except for operator
+# headers of the checkout staged into aclnnop/ and aclnnop/level2/ next to ours, as CANN's
+# built-in package installs them (include/aclnnop is on the include path too, as CANN's
+# sample builds have it), and linked with -lcust_opapi -lnnopbase -lascendcl. "Links except for operator
 # functions": every undefined symbol is an aclnn* function our libraries do not define.
 set -uo pipefail
 
@@ -62,6 +63,12 @@ cp -r "$prefix/include" "$inc"
 while read -r h; do
   [ -e "$inc/aclnnop/$(basename "$h")" ] || cp "$src/$h" "$inc/aclnnop/"
 done
+# CANN's built-in package installs every operator header twice: aclnnop/ and aclnnop/level2/
+# (ops-nn cmake/variables.cmake, ACLNN_INC_INSTALL_DIR and ACLNN_OP_INC_INSTALL_DIR).
+mkdir -p "$inc/aclnnop/level2"
+for h in "$inc"/aclnnop/aclnn_*.h; do
+  [ -e "$h" ] && cp "$h" "$inc/aclnnop/level2/"
+done
 
 # Our libraries' aclnn* definitions (not operator functions to be excused).
 nm -D --defined-only "$libdir"/libcust_opapi.so "$libdir"/libnnopbase.so "$libdir"/libascendcl.so 2>/dev/null |
@@ -102,8 +109,9 @@ check_one() { # $1: the source with main(), relative to $src
   # The program's own operator's headers first (an experimental/ operator's example wants
   # its own header, not the main tree's of the same name).
   local overlay="$work/overlay/$key"
-  mkdir -p "$overlay/aclnnop"
-  find "$src/${f%%/examples/*}" -path '*op_api*' -name 'aclnn_*.h' -exec cp {} "$overlay/aclnnop/" \;
+  mkdir -p "$overlay/aclnnop/level2"
+  find "$src/${f%%/examples/*}" -path '*op_api*' -name 'aclnn_*.h' -exec cp {} "$overlay/aclnnop/" \; \
+    -exec cp {} "$overlay/aclnnop/level2/" \;
   local n=0
   for s in $sources; do
     n=$((n + 1))
