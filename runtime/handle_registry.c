@@ -50,6 +50,7 @@ static size_t live_by_kind[MGRT_HANDLE_KIND_COUNT];
 static const char *const kind_names[MGRT_HANDLE_KIND_COUNT] = {
     "aclTensor",     "aclOpExecutor",  "aclScalar",   "aclIntArray",   "aclFloatArray", "aclBoolArray",
     "aclTensorList", "aclScalarList",  "aclrtStream", "aclrtEvent",    "aclDataBuffer", "aclrtContext",
+    "aclTensorDesc", "aclopAttr",
 };
 
 const char *mgrt_handle_kind_name(mgrt_handle_kind kind) {

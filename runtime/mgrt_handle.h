@@ -51,6 +51,8 @@ typedef enum mgrt_handle_kind {
     MGRT_HANDLE_EVENT,          /* aclrtEvent */
     MGRT_HANDLE_DATA_BUFFER,    /* aclDataBuffer */
     MGRT_HANDLE_CONTEXT,        /* aclrtContext */
+    MGRT_HANDLE_TENSOR_DESC,    /* aclTensorDesc */
+    MGRT_HANDLE_OP_ATTR,        /* aclopAttr */
     MGRT_HANDLE_KIND_COUNT
 } mgrt_handle_kind;
 
