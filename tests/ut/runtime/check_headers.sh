@@ -91,7 +91,8 @@ echo "table lines checked per language: $(grep -v '^#' "$expect" | grep -c '|')"
 
 # ---- 3. every function of the table links --------------------------------------------------------
 {
-  printf '#include "acl/acl.h"\n#include <stdio.h>\n\nint main(void) {\n    void (*volatile fns[])(void) = {\n'
+  # acl/acl.h brings everything but the operator compiler, which CANN's acl.h leaves out too.
+  printf '#include "acl/acl.h"\n#include "acl/acl_op_compiler.h"\n#include <stdio.h>\n\nint main(void) {\n    void (*volatile fns[])(void) = {\n'
   grep -v '^#' "$expect" | awk -F'|' '($1 == "fn" || $1 == "dep") && !seen[$3]++ { printf "        (void (*)(void))%s,\n", $3 }'
   printf '    };\n    printf("%%zu\\n", sizeof fns / sizeof fns[0]);\n    return fns[0] == 0;\n}\n'
 } >"$work/link.c"
