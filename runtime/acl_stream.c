@@ -106,6 +106,8 @@ typedef struct stream {
     void *token;                /* registry handle; NULL for a context's default stream */
     uint64_t id;                /* never reused; names the stream in vector clocks */
     rt_context *owner;          /* the context whose default stream this is, else NULL */
+    const void *context_token;  /* the context that created it (its registry handle: never
+                                   valid twice, so a destroyed context matches no current one) */
     pthread_cond_t work_ready;  /* worker: a node was queued, or stop */
     task_node *head, *tail;
     task_node *current;         /* the task running now (running == 1), for race checks */
@@ -487,9 +489,17 @@ static const char *stream_name(aclrtStream handle, char *buffer, size_t capacity
     return buffer;
 }
 
+/* Which calls need the stream to belong to the calling thread's current context. CANN
+   refuses the calls that queue work on a stream or destroy it (kernel launches, async copies
+   and sets, event records, resets and waits, callbacks, stream destruction) with 107003
+   ACL_ERROR_RT_STREAM_CONTEXT; it lets synchronize switch to the stream's context, and
+   query, subscribe and unsubscribe do not check. */
+enum { ANY_CONTEXT = 0, OWN_CONTEXT = 1, OWN_OR_ORPHANED = 2 };
+
 /* Resolves `handle` (NULL: the current context's default stream, created on first use).
-   Needs an initialized runtime and, for every stream, a current context on this thread. */
-static aclError hold_stream(const char *api, aclrtStream handle, held_stream *out) {
+   Needs an initialized runtime and, for every stream, a current context on this thread;
+   with OWN_CONTEXT, a stream the current context created. */
+static aclError hold_stream_in(const char *api, aclrtStream handle, int context_rule, held_stream *out) {
     out->s = NULL;
     out->ctx = NULL;
     aclError status;
@@ -537,6 +547,19 @@ static aclError hold_stream(const char *api, aclrtStream handle, held_stream *ou
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream %p %s", api, handle,
                             mgrt_handle_describe(handle, MGRT_HANDLE_STREAM));
     }
+    /* A stream whose context was destroyed belongs to no context: it can only be destroyed
+       (OWN_OR_ORPHANED), from any context, so that it need not leak until aclFinalize. */
+    int orphaned = mgrt_handle_state_of(s->context_token, MGRT_HANDLE_CONTEXT) != MGRT_HANDLE_LIVE;
+    if (context_rule != ANY_CONTEXT && s->context_token != ctx->token && !(context_rule == OWN_OR_ORPHANED && orphaned)) {
+        const void *current = ctx->token;
+        const void *creator = s->context_token;
+        mgrt_handle_unpin(handle);
+        rt_context_leave(ctx);
+        return mgrt_fail_at(api, ACL_ERROR_RT_STREAM_CONTEXT,
+                            "%s: stream %p does not belong to the calling thread's current context %p (it was "
+                            "created in context %p%s); call aclrtSetCurrentContext with the stream's context first",
+                            api, handle, current, creator, orphaned ? ", since destroyed" : "");
+    }
     pthread_mutex_lock(&sched);
     pin_locked(s);
     pthread_mutex_unlock(&sched);
@@ -544,6 +567,18 @@ static aclError hold_stream(const char *api, aclrtStream handle, held_stream *ou
     rt_context_leave(ctx);
     out->s = s;
     return ACL_SUCCESS;
+}
+
+static aclError hold_stream(const char *api, aclrtStream handle, held_stream *out) {
+    return hold_stream_in(api, handle, ANY_CONTEXT, out);
+}
+
+static aclError hold_own_stream(const char *api, aclrtStream handle, held_stream *out) {
+    return hold_stream_in(api, handle, OWN_CONTEXT, out);
+}
+
+static aclError hold_stream_to_destroy(const char *api, aclrtStream handle, held_stream *out) {
+    return hold_stream_in(api, handle, OWN_OR_ORPHANED, out);
 }
 
 /* ---- waiting ----------------------------------------------------------------------------------- */
@@ -632,9 +667,13 @@ static aclError create_stream(const char *api, aclrtStream *handle, uint32_t pri
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
     if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
-    if ((status = rt_require_context(api)) != ACL_SUCCESS) return status;
+    rt_context *ctx = rt_context_enter(api, &status);
+    if (ctx == NULL) return status;
+    const void *context_token = ctx->token;
+    rt_context_leave(ctx);
     stream *s = NULL;
     if ((status = stream_new(api, NULL, &s)) != ACL_SUCCESS) return status;
+    s->context_token = context_token;
     s->priority = priority;
     s->flags = flags;
     void *token = mgrt_handle_register(MGRT_HANDLE_STREAM, s, stream_handle_destroyed);
@@ -693,7 +732,7 @@ static aclError destroy_stream(const char *api, aclrtStream handle, int force) {
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: stream is NULL (the default stream cannot be destroyed)",
                             api);
     held_stream h;
-    if ((status = hold_stream(api, handle, &h)) != ACL_SUCCESS) return status;
+    if ((status = hold_stream_to_destroy(api, handle, &h)) != ACL_SUCCESS) return status;
     pthread_mutex_lock(&sched);
     if (force) {
         size_t dropped = drop_queued_locked(h.s);
@@ -909,7 +948,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
     node->accesses = copy;
     node->access_count = access_count;
     held_stream h;
-    aclError status = hold_stream(api, handle, &h);
+    aclError status = hold_own_stream(api, handle, &h);
     if (status == ACL_SUCCESS) {
         pthread_mutex_lock(&sched);
         status = accepting_work ? append_locked(api, h.s, handle, node, work_elements >= WAKE_WORKER_ELEMENTS)
@@ -942,7 +981,8 @@ int32_t mgrt_stream_submit_access(const char *api, aclrtStream handle, mgrt_task
     case ACL_ERROR_INVALID_PARAM: return ACLNN_ERR_PARAM_INVALID;       /* not a live stream */
     case ACL_ERROR_RT_PARAM_INVALID: return ACLNN_ERR_PARAM_INVALID;    /* a race with another stream */
     case ACL_ERROR_UNINITIALIZE:
-    case ACL_ERROR_RT_CONTEXT_NULL: return ACLNN_ERR_RUNTIME_ERROR;
+    case ACL_ERROR_RT_CONTEXT_NULL:
+    case ACL_ERROR_RT_STREAM_CONTEXT: return ACLNN_ERR_RUNTIME_ERROR; /* the stream is another context's */
     default: return ACLNN_ERR_INNER;
     }
 }
@@ -1079,7 +1119,7 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
                             api, handle, (unsigned)ev->flags);
     }
     held_stream h;
-    if ((status = hold_stream(api, stream_handle, &h)) != ACL_SUCCESS) {
+    if ((status = hold_own_stream(api, stream_handle, &h)) != ACL_SUCCESS) {
         mgrt_handle_unpin(handle);
         return status;
     }
@@ -1339,7 +1379,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
                             "aclrtLaunchCallback: blockType %d is neither ACL_CALLBACK_BLOCK nor ACL_CALLBACK_NO_BLOCK",
                             (int)blockType);
     held_stream h;
-    if ((status = hold_stream(api, stream_handle, &h)) != ACL_SUCCESS) return status;
+    if ((status = hold_own_stream(api, stream_handle, &h)) != ACL_SUCCESS) return status;
     task_node *node = new_node(NODE_CALLBACK);
     report *rep = mgrt_calloc(1, sizeof *rep);
     char name[64];
