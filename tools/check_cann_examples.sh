@@ -13,8 +13,8 @@
 # A program is an example source under */examples/ that defines main(), together with the
 # other sources in its directory. Programs written against the GE graph API (ge_api.h /
 # graph.h: graph construction, not the runtime or the tensor base) are left out, and so
-# are those that include an aclnnop/ operator header the checkout does not contain (CANN
-# generates those at build time). Every other program is compiled with the operator
+# are those of which a source includes an aclnnop/ operator header the checkout does not
+# contain (CANN generates those at build time). Every other program is compiled with the operator
 # headers of the checkout staged into aclnnop/ and aclnnop/level2/ next to ours, as CANN's
 # built-in package installs them (include/aclnnop is on the include path too, as CANN's
 # sample builds have it), and linked with -lcust_opapi -lnnopbase -lascendcl. "Links except for operator
@@ -82,9 +82,15 @@ while IFS= read -r f; do
     echo "$f" >> "$report/excluded_ge.txt"; continue
   fi
   missing=""
+  # The program's sources: this one and its siblings without a main() (as check_one builds it).
+  program_sources="$src/$f"
+  for s in "$src/$(dirname "$f")"/*.cpp "$src/$(dirname "$f")"/*.cc; do
+    [ -e "$s" ] && [ "$s" != "$src/$f" ] && ! grep -qE '^[^/]*\bmain[[:space:]]*\(' "$s" && program_sources="$program_sources $s"
+  done
   # "aclnnop/aclnn_x.h", or plain "aclnn_x.h" (CANN's sample builds put include/aclnnop on
-  # the include path too, as this script does)
-  for h in $(grep -ohE '#include[[:space:]]*"(aclnnop/)?aclnn_[^"]+"' "$src/$f" | sed -E 's|^[^"]*"(aclnnop/)?||;s|"$||'); do
+  # the include path too, as this script does), in any of the program's sources
+  # shellcheck disable=SC2086  # program_sources: a list of paths without spaces
+  for h in $(grep -ohE '#include[[:space:]]*"(aclnnop/)?aclnn_[^"]+"' $program_sources | sed -E 's|^[^"]*"(aclnnop/)?||;s|"$||' | sort -u); do
     [ -e "$inc/aclnnop/$h" ] || [ -e "$src/$(dirname "$f")/$h" ] ||
       [ -n "$(find "$src/${f%%/examples/*}" -path '*op_api*' -name "$(basename "$h")" -print -quit)" ] ||
       missing="$missing $h"
