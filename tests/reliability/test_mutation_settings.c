@@ -1,0 +1,148 @@
+/*
+ * tests/reliability/test_mutation_settings.c: the settings the library reads once per
+ * process (MISHGRAD_NUM_THREADS, MISHGRAD_ISA), each judged in a child process of its own
+ * (this program run with --child) against written expectations:
+ *
+ *   MISHGRAD_NUM_THREADS  1..256 used as given, silently; unset or empty: the online CPUs
+ *                         (at most 256); 0, negative or not a number: a warning
+ *                         "... is not a positive number; using N"; above 256 (or out of
+ *                         range for a long): "... is above the limit of 256 threads; using N";
+ *   MISHGRAD_ISA          scalar|avx2|avx512|neon taken when the CPU has it; auto, unset or
+ *                         empty: the best the CPU has (judged here from the CPU itself with
+ *                         __builtin_cpu_supports, not from the library's detection); an ISA
+ *                         the CPU lacks or an unknown name: the best, with a warning naming
+ *                         the setting.
+ *
+ * Warnings come at the default log level ([WARNING] on stderr); a setting used as given
+ * prints nothing.
+ */
+#include <unistd.h>
+
+#include "mg_test.h"
+#include "mgrt.h"
+
+static int child(void) {
+    printf("threads=%d isa=%s\n", mgrt_num_threads(), mgrt_cpu_isa());
+    printf("supports scalar=%d bogus=%d null=%d\n", mgrt_cpu_supports_isa("scalar"), mgrt_cpu_supports_isa("bogus"),
+           mgrt_cpu_supports_isa(NULL));
+    return 0;
+}
+
+static const char *self_path;
+
+/* Runs the child with `assignments` in its environment; stdout and stderr into out. */
+static int run_child(const char *assignments, char *out, size_t capacity) {
+    char command[4096];
+    const char *emulator = getenv("MISHGRAD_TEST_EMULATOR");
+    snprintf(command, sizeof command,
+             "env -u MISHGRAD_NUM_THREADS -u MISHGRAD_ISA -u ASCEND_GLOBAL_LOG_LEVEL -u ASCEND_SLOG_PRINT_TO_STDOUT "
+             "%s %s '%s' --child 2>&1",
+             assignments, emulator ? emulator : "", self_path);
+    FILE *pipe = popen(command, "r");
+    if (pipe == NULL) return -1;
+    size_t used = fread(out, 1, capacity - 1, pipe);
+    out[used] = '\0';
+    return pclose(pipe);
+}
+
+static long online_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > 256 ? 256 : n;
+}
+
+static int count_of(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+MG_TEST(thread_count_setting) {
+    const long online = online_threads();
+    static const struct {
+        const char *value; /* NULL: unset */
+        long threads;      /* 0: the online count */
+        int warning;       /* 0 none, 1 not positive, 2 above the limit */
+    } cases[] = {
+        {"1", 1, 0},   {"2", 2, 0},    {"3", 3, 0},    {"255", 255, 0}, {"256", 256, 0}, {NULL, 0, 0},
+        {"", 0, 0},    {"0", 0, 1},    {"-1", 0, 1},   {"-300", 0, 1},  {"x", 0, 1},     {"2x", 0, 1},
+        {"257", 0, 2}, {"1000", 0, 2}, {"99999999999999999999999", 0, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char assign[128] = "", out[4096];
+        if (cases[i].value) snprintf(assign, sizeof assign, "MISHGRAD_NUM_THREADS='%s'", cases[i].value);
+        MG_CHECK_EQ_INT(run_child(assign, out, sizeof out), 0);
+        long want = cases[i].threads ? cases[i].threads : online;
+        char line[64], warning[256] = "";
+        snprintf(line, sizeof line, "threads=%ld ", want);
+        if (cases[i].warning == 1)
+            snprintf(warning, sizeof warning, "[RUNTIME] MISHGRAD_NUM_THREADS=\"%s\" is not a positive number; using %ld\n",
+                     cases[i].value, online);
+        else if (cases[i].warning == 2)
+            snprintf(warning, sizeof warning,
+                     "[RUNTIME] MISHGRAD_NUM_THREADS=\"%s\" is above the limit of 256 threads; using %ld\n", cases[i].value,
+                     online);
+        int ok = count_of(out, line) == 1 && count_of(out, "[WARNING] ") == (cases[i].warning ? 1 : 0) &&
+                 (!cases[i].warning || count_of(out, warning) == 1);
+        if (!ok)
+            MG_FAIL("MISHGRAD_NUM_THREADS=%s: got\n%s  expected \"%s\" and %s", cases[i].value ? cases[i].value : "(unset)",
+                    out, line, cases[i].warning ? warning : "no warning");
+        else
+            MG_CHECK(ok);
+    }
+}
+
+/* The best ISA, from the CPU itself. */
+static const char *best_isa(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "avx512";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2";
+    return "scalar";
+#elif defined(__aarch64__)
+    return "neon";
+#else
+    return "scalar";
+#endif
+}
+
+MG_TEST(isa_setting) {
+    const char *best = best_isa();
+    static const char *const known[] = {"scalar", "avx2", "avx512", "neon"};
+    for (int i = -4; i < 4; i++) {
+        char assign[128] = "", out[4096], line[96], warning[256] = "";
+        const char *value = i >= 0 ? known[i] : i == -1 ? "auto" : i == -2 ? "" : i == -3 ? "AVX2" : NULL;
+        if (value) snprintf(assign, sizeof assign, "MISHGRAD_ISA='%s'", value);
+        int named = i >= 0;
+        /* has the CPU got it? avx512 needs avx2 too; judged from the best ISA's rank */
+        int has = !named ? 1
+                  : strcmp(value, "scalar") == 0 ? 1
+                  : strcmp(value, "neon") == 0   ? strcmp(best, "neon") == 0
+                  : strcmp(value, "avx2") == 0   ? (strcmp(best, "avx2") == 0 || strcmp(best, "avx512") == 0)
+                                                 : strcmp(best, "avx512") == 0;
+        const char *want = named && has ? value : best;
+        MG_CHECK_EQ_INT(run_child(assign, out, sizeof out), 0);
+        snprintf(line, sizeof line, " isa=%s\n", want);
+        if (i == -3)
+            snprintf(warning, sizeof warning,
+                     "[MISHGRAD] MISHGRAD_ISA=AVX2 is not one of scalar|avx2|avx512|neon|auto; using %s\n", best);
+        else if (named && !has)
+            snprintf(warning, sizeof warning, "[MISHGRAD] MISHGRAD_ISA=%s: this CPU lacks it; using %s\n", value, best);
+        int warned = warning[0] != '\0';
+        int ok = count_of(out, line) == 1 && count_of(out, "[WARNING] ") == warned && (!warned || count_of(out, warning) == 1) &&
+                 count_of(out, "supports scalar=1 bogus=0 null=0\n") == 1;
+        if (!ok)
+            MG_FAIL("MISHGRAD_ISA=%s: got\n%s  expected \"%s\" and %s", value ? value : "(unset)", out, line,
+                    warned ? warning : "no warning");
+        else
+            MG_CHECK(ok);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
+    self_path = argv[0];
+    return mg_test_run_filtered(argc > 1 ? argv[1] : NULL);
+}
