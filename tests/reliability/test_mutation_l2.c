@@ -128,6 +128,23 @@ MG_TEST(three_inputs_null_order) {
         snprintf(want, sizeof want, "Expected a proper Tensor but got null for argument %s.", tern_names[i]);
         check_message(want);
     }
+    /* the NULL checks need no runtime: before aclInit a NULL argument still gets 161001 naming
+       it, and only valid pointers reach the "aclInit has not been called" refusal (361001) */
+    (void)aclFinalize();
+    for (int i = 0; i <= 4; i++) {
+        const aclTensor *in[3] = {t[0].t, t[1].t, t[2].t};
+        aclTensor *out = t[3].t;
+        if (i < 3) in[i] = NULL; else if (i == 3) out = NULL;
+        aclnnStatus st = ew_get_workspace_size(&tern, "aclnnTern", in, out, &ws, &e);
+        char want[128];
+        if (i < 4)
+            snprintf(want, sizeof want, "Expected a proper Tensor but got null for argument %s.", tern_names[i]);
+        else
+            snprintf(want, sizeof want, "aclnnTern: aclInit has not been called");
+        MG_CHECK_EQ_INT(st, i < 4 ? ACLNN_ERR_PARAM_NULLPTR : ACLNN_ERR_RUNTIME_ERROR);
+        check_message(want);
+    }
+    session(NULL);
     for (int i = 0; i < 4; i++) drop(&t[i]);
 }
 
