@@ -1,0 +1,208 @@
+/*
+ * tests/reliability/test_mutation_meta.c: the tensor base's argument objects (aclScalar, the
+ * arrays, the lists) with every refusal's exact status and whole message, the size limits
+ * at their boundaries, the getters, and the ownership rules of lists (a list destroys what
+ * it holds; an element destroyed first is skipped; NULL elements are allowed), written out
+ * from nnopbase's documented behaviour (acl_meta_objects.c's header, docs/runtime.md).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "mg_test.h"
+
+static char got[1024];
+static const char *take(void) {
+    const char *m = aclGetRecentErrMsg();
+    snprintf(got, sizeof got, "%s", m ? m : "(null)");
+    return got;
+}
+
+#define CHECK_MESSAGE(want)                                                        \
+    do {                                                                           \
+        const char *m_ = take();                                                   \
+        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
+        else MG_CHECK(1);                                                          \
+    } while (0)
+
+static void up(void) {
+    static int done;
+    if (!done) {
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        (void)aclInit(NULL);
+        done = 1;
+    }
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    (void)aclGetRecentErrMsg();
+}
+
+MG_TEST(scalar_refusals_and_sizes) {
+    up();
+    double v[2] = {1.5, 2.5};
+    MG_CHECK(aclCreateScalar(NULL, ACL_FLOAT) == NULL);
+    CHECK_MESSAGE("aclCreateScalar: value is NULL");
+    /* every dtype with a whole-byte size of 1..16 is a scalar type; the others are refused */
+    for (int d = -2; d < 40; d++) {
+        size_t size = aclDataTypeSize((aclDataType)d);
+        aclScalar *s = aclCreateScalar(v, (aclDataType)d);
+        if (size >= 1 && size <= 16) {
+            if (s == NULL) MG_FAIL("dtype %d (size %zu) refused: %s", d, size, take());
+            else MG_CHECK(aclDestroyScalar(s) == 0);
+        } else {
+            MG_CHECK(s == NULL);
+            char want[256];
+            snprintf(want, sizeof want,
+                     "aclCreateScalar: dataType %d is not a scalar type (it has no whole-byte size; see aclDataTypeSize)",
+                     d);
+            CHECK_MESSAGE(want);
+        }
+    }
+}
+
+MG_TEST(arrays_refusals_limits_and_getters) {
+    up();
+    int64_t iv[3] = {1, 2, 3};
+    float fv[2] = {1, 2};
+    bool bv[4] = {true, false, true, true};
+    /* NULL with a size: refused; NULL with size 0: an empty array */
+    MG_CHECK(aclCreateIntArray(NULL, 2) == NULL);
+    CHECK_MESSAGE("aclCreateIntArray: value is NULL but size is 2");
+    MG_CHECK(aclCreateFloatArray(NULL, 1) == NULL);
+    CHECK_MESSAGE("aclCreateFloatArray: value is NULL but size is 1");
+    MG_CHECK(aclCreateBoolArray(NULL, 7) == NULL);
+    CHECK_MESSAGE("aclCreateBoolArray: value is NULL but size is 7");
+    aclIntArray *empty = aclCreateIntArray(NULL, 0);
+    MG_CHECK(empty != NULL);
+    uint64_t size = 99;
+    MG_CHECK_EQ_INT(aclGetIntArraySize(empty, &size), 0);
+    MG_CHECK_EQ_INT(size, 0);
+    MG_CHECK_EQ_INT(aclDestroyIntArray(empty), 0);
+    /* sizes larger than memory, just past the limit: refused as such (not an allocation) */
+    const uint64_t huge = UINT64_MAX / 8 + 1;
+    MG_CHECK(aclCreateIntArray(iv, huge) == NULL);
+    {
+        char want[128];
+        snprintf(want, sizeof want, "aclCreateIntArray: size %llu is larger than memory", (unsigned long long)huge);
+        CHECK_MESSAGE(want);
+    }
+    MG_CHECK(aclCreateFloatArray(fv, UINT64_MAX) == NULL);
+    {
+        char want[128];
+        snprintf(want, sizeof want, "aclCreateFloatArray: size %llu is larger than memory", (unsigned long long)UINT64_MAX);
+        CHECK_MESSAGE(want);
+    }
+    /* the sizes come back */
+    aclIntArray *ia = aclCreateIntArray(iv, 3);
+    aclFloatArray *fa = aclCreateFloatArray(fv, 2);
+    aclBoolArray *ba = aclCreateBoolArray(bv, 4);
+    MG_CHECK(ia && fa && ba);
+    MG_CHECK_EQ_INT(aclGetIntArraySize(ia, &size), 0);
+    MG_CHECK_EQ_INT(size, 3);
+    MG_CHECK_EQ_INT(aclGetFloatArraySize(fa, &size), 0);
+    MG_CHECK_EQ_INT(size, 2);
+    MG_CHECK_EQ_INT(aclGetBoolArraySize(ba, &size), 0);
+    MG_CHECK_EQ_INT(size, 4);
+    /* getters' NULLs, in order: the handle, then size */
+    MG_CHECK_EQ_INT(aclGetIntArraySize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetIntArraySize: array is NULL");
+    MG_CHECK_EQ_INT(aclGetIntArraySize(ia, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetIntArraySize: size is NULL");
+    MG_CHECK_EQ_INT(aclGetFloatArraySize(NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetFloatArraySize: array is NULL");
+    MG_CHECK_EQ_INT(aclGetTensorListSize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetTensorListSize: tensorList is NULL");
+    MG_CHECK_EQ_INT(aclGetScalarListSize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetScalarListSize: scalarList is NULL");
+    /* a handle of another kind is refused by the getter and by the destroy */
+    MG_CHECK(aclGetIntArraySize((const aclIntArray *)fa, &size) != 0);
+    MG_CHECK(aclDestroyIntArray((const aclIntArray *)ba) == ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(take(), "aclDestroyIntArray: array (aclIntArray ");
+    /* destroy twice: the second is refused naming the call, the argument and the kind */
+    MG_CHECK_EQ_INT(aclDestroyIntArray(ia), 0);
+    MG_CHECK_EQ_INT(aclDestroyIntArray(ia), ACLNN_ERR_PARAM_INVALID);
+    {
+        char want[96];
+        snprintf(want, sizeof want, "aclDestroyIntArray: array (aclIntArray %p) ", (void *)ia);
+        MG_CHECK(strncmp(take(), want, strlen(want)) == 0);
+    }
+    MG_CHECK_EQ_INT(aclDestroyFloatArray(fa), 0);
+    MG_CHECK_EQ_INT(aclDestroyBoolArray(ba), 0);
+    /* destroying NULL succeeds, for every kind, and says nothing */
+    MG_CHECK_EQ_INT(aclDestroyScalar(NULL) | aclDestroyIntArray(NULL) | aclDestroyFloatArray(NULL) |
+                        aclDestroyBoolArray(NULL) | aclDestroyTensorList(NULL) | aclDestroyScalarList(NULL),
+                    0);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+}
+
+MG_TEST(lists_own_their_elements) {
+    up();
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 256, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    int64_t dims[1] = {8};
+    aclTensor *t[3];
+    for (int i = 0; i < 3; i++) t[i] = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, dev);
+    /* NULL value with a size; a stale element; an element of another kind */
+    MG_CHECK(aclCreateTensorList(NULL, 3) == NULL);
+    CHECK_MESSAGE("aclCreateTensorList: value is NULL but size is 3");
+    aclTensor *stale = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, dev);
+    MG_CHECK_EQ_INT(aclDestroyTensor(stale), 0);
+    const aclTensor *with_stale[3] = {t[0], t[1], stale};
+    MG_CHECK(aclCreateTensorList(with_stale, 3) == NULL);
+    {
+        char want[96];
+        snprintf(want, sizeof want, "aclCreateTensorList: value[2] (aclTensor %p) ", (void *)stale);
+        MG_CHECK(strncmp(take(), want, strlen(want)) == 0);
+    }
+    float one = 1.0f;
+    aclScalar *s0 = aclCreateScalar(&one, ACL_FLOAT), *s1 = aclCreateScalar(&one, ACL_FLOAT);
+    const aclScalar *wrong_kind[2] = {s0, (const aclScalar *)t[0]};
+    MG_CHECK(aclCreateScalarList(wrong_kind, 2) == NULL);
+    MG_CHECK_STR_CONTAINS(take(), "aclCreateScalarList: value[1] (aclScalar ");
+    /* t[0], NULL, t[1]: NULL elements are allowed; the size counts them */
+    const aclTensor *members[3] = {t[0], NULL, t[1]};
+    aclTensorList *list = aclCreateTensorList(members, 3);
+    MG_CHECK(list != NULL);
+    uint64_t size = 0;
+    MG_CHECK_EQ_INT(aclGetTensorListSize(list, &size), 0);
+    MG_CHECK_EQ_INT(size, 3);
+    /* an element destroyed before its list: the list skips it */
+    MG_CHECK_EQ_INT(aclDestroyTensor(t[1]), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensorList(list), 0);
+    /* the list destroyed t[0]; t[2] was never in it */
+    MG_CHECK_EQ_INT(aclDestroyTensor(t[0]), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_EQ_INT(aclDestroyTensor(t[2]), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensorList(list), ACLNN_ERR_PARAM_INVALID);
+    {
+        char want[96];
+        snprintf(want, sizeof want, "aclDestroyTensorList: array (aclTensorList %p) ", (void *)list);
+        MG_CHECK(strncmp(take(), want, strlen(want)) == 0);
+    }
+    const aclScalar *scalars[2] = {s0, s1};
+    aclScalarList *sl = aclCreateScalarList(scalars, 2);
+    MG_CHECK(sl != NULL);
+    MG_CHECK_EQ_INT(aclGetScalarListSize(sl, &size), 0);
+    MG_CHECK_EQ_INT(size, 2);
+    MG_CHECK_EQ_INT(aclDestroyScalarList(sl), 0);
+    MG_CHECK_EQ_INT(aclDestroyScalar(s0), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_EQ_INT(aclDestroyScalar(s1), ACLNN_ERR_PARAM_INVALID);
+    /* an empty list */
+    aclTensorList *none = aclCreateTensorList(NULL, 0);
+    MG_CHECK(none != NULL);
+    MG_CHECK_EQ_INT(aclGetTensorListSize(none, &size), 0);
+    MG_CHECK_EQ_INT(size, 0);
+    MG_CHECK_EQ_INT(aclDestroyTensorList(none), 0);
+    aclrtFree(dev);
+}
+
+MG_TEST(aclnn_init_and_finalize_always_succeed) {
+    up();
+    MG_CHECK_EQ_INT(aclnnInit(NULL), 0);
+    MG_CHECK_EQ_INT(aclnnInit(""), 0);
+    MG_CHECK_EQ_INT(aclnnInit("/no/such/file.json"), 0);
+    MG_CHECK_EQ_INT(aclnnFinalize(), 0);
+    MG_CHECK_EQ_INT(aclnnFinalize(), 0);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+}
+
+MG_TEST_MAIN()
