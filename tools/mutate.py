@@ -401,6 +401,8 @@ def main():
                     help="with --resume: judge again the survivors (after tests were added)")
     ap.add_argument("--tsan", action="store_true",
                     help="judge the survivors again with a ThreadSanitizer build and the `threads` tests")
+    ap.add_argument("--asan", action="store_true",
+                    help="judge the survivors again with an ASan+UBSan build and every test but the accuracy sweeps")
     ap.add_argument("--plant", help="judge the hand-written mutants of this file instead of sampling")
     ap.add_argument("--report-only", action="store_true", help="write report.md from results.jsonl and exit")
     ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
@@ -564,86 +566,106 @@ def main():
                     break
     for layer in layers:
         print("mutate.py: %s: %d judged" % (layer, judged[layer]), flush=True)
-    if args.tsan:
-        tsan_rejudge(args, src_root, results_path, layers, record)
+    for which in ("asan", "tsan"):
+        if getattr(args, which):
+            sanitizer_rejudge(args, src_root, results_path, layers, record, which)
     # rebuild the unmutated tree, so the copy is clean for the next run
     build(build_dir, args.jobs)
     write_report(args, results_path, per_layer, layers)
     return 0
 
 
-def tsan_rejudge(args, src_root, results_path, layers, record):
-    """Judges every survivor again against a ThreadSanitizer build running the tests labelled
-    `threads` (the suite .ci/sanitizers.sh runs under TSan): a deleted lock, or a store moved
-    out of its critical section, changes no single-threaded result and only TSan reports it.
-    The verdict is kept in the record ("tsan": "killed by NAME" / "no report")."""
+SANITIZER_BUILDS = {
+    # name: (MISHGRAD_SANITIZE, tests (label or None: all), extra exclude, environment) -- what
+    # .ci/sanitizers.sh runs in CI: ASan+UBSan over every test but the accuracy sweeps, TSan
+    # over the tests labelled `threads`
+    "asan": ("address;undefined", None, "accuracy",
+             {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1",
+              "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"}),
+    "tsan": ("thread", "threads", None, {"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"}),
+}
+
+
+def sanitizer_rejudge(args, src_root, results_path, layers, record, which):
+    """Judges every survivor again against a sanitizer build of the copy running the tests CI's
+    .ci/sanitizers.sh runs with it: ThreadSanitizer over the `threads` tests (a deleted lock,
+    or a store moved out of its critical section, changes no single-threaded result: only TSan
+    sees it, as a race or an unlock of a mutex not held), AddressSanitizer + UBSan +
+    LeakSanitizer over the rest (an overrun of a few bytes, a leak, a use after free that a
+    release build survives). The verdict is kept in the record (r[which]: "killed by NAME" /
+    "no report"); a report makes the mutant killed, by "ASAN: test" / "TSAN: test"."""
+    sanitize, label, extra_exclude, extra_env = SANITIZER_BUILDS[which]
     last = {}
     for l in open(results_path):
         r = json.loads(l)
         last[r["id"]] = r
-    todo = [r for r in last.values() if r["layer"] in layers and r["outcome"] == "survived" and "tsan" not in r]
+    # survivors judged equivalent (tools/mutate_equivalent.txt) are left as they are
+    rules = read_equivalent()
+    todo = [r for r in last.values() if r["layer"] in layers and r["outcome"] == "survived" and which not in r
+            and equivalent_reason(r, rules) is None]
     if not todo:
         return
-    tsan_dir = os.path.join(args.work, "build-tsan")
-    if not os.path.exists(os.path.join(tsan_dir, "build.ninja")):
-        code, out, _ = run(["cmake", "-S", src_root, "-B", tsan_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                            "-DMISHGRAD_SANITIZE=thread", "-DMISHGRAD_BUILD_BENCH=OFF", "-DMISHGRAD_BUILD_TOOLS=OFF",
+    san_dir = os.path.join(args.work, "build-" + which)
+    if not os.path.exists(os.path.join(san_dir, "build.ninja")):
+        code, out, _ = run(["cmake", "-S", src_root, "-B", san_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                            "-DMISHGRAD_SANITIZE=" + sanitize, "-DMISHGRAD_BUILD_BENCH=OFF", "-DMISHGRAD_BUILD_TOOLS=OFF",
                             "-DMISHGRAD_BUILD_TESTS=ON", "-DCMAKE_LINK_DEPENDS_NO_SHARED=ON"])
         if code != 0:
             print(out[-3000:])
-            print("mutate.py: the TSan build cannot be configured; survivors not re-judged", file=sys.stderr)
+            print("mutate.py: the %s build cannot be configured; survivors not re-judged" % which, file=sys.stderr)
             return
-    code, out, _ = build(tsan_dir, args.jobs, timeout=1800)
+    code, out, _ = build(san_dir, args.jobs, timeout=3600)
     if code != 0:
         print(out[-3000:])
-        print("mutate.py: the unmutated TSan build fails; survivors not re-judged", file=sys.stderr)
+        print("mutate.py: the unmutated %s build fails; survivors not re-judged" % which, file=sys.stderr)
         return
+    exclude = args.exclude + ("|" + extra_exclude if extra_exclude else "")
     # TSan maps memory at fixed addresses: without address randomisation where it needs that
     prefix = []
-    probe = [t for t in load_tests(tsan_dir, args.exclude, label="threads")]
-    if not probe:
-        return
-    env = dict(os.environ)
-    env["TSAN_OPTIONS"] = env.get("TSAN_OPTIONS", "halt_on_error=1:second_deadlock_stack=1")
     tests = []
-    for t in probe:
-        t["env"] = dict(t["env"], TSAN_OPTIONS=env["TSAN_OPTIONS"])
-        status, elapsed, out = run_test(t, 600)
+    for t in load_tests(san_dir, exclude, label=label):
+        t["env"] = dict(t["env"], **{k: os.environ.get(k, v) for k, v in extra_env.items()})
+        status, elapsed, out = run_test(t, 900)
         if status != "passed" and "unexpected memory mapping" in out and not prefix:
             prefix = ["setarch", os.uname().machine, "-R"]
+        if prefix and t["command"][:len(prefix)] != prefix:
             t["command"] = prefix + t["command"]
-            status, elapsed, out = run_test(t, 600)
-        elif prefix:
-            t["command"] = prefix + t["command"]
+            if status != "passed":
+                status, elapsed, out = run_test(t, 900)
         if status == "passed":
             t["seconds"] = elapsed
             tests.append(t)
         else:
-            print("  tsan baseline %s: %s (left out)" % (t["name"], status), flush=True)
-    print("mutate.py: TSan: %d threads tests pass unmutated; re-judging %d survivors" % (len(tests), len(todo)),
+            print("  %s baseline %s: %s (left out)" % (which, t["name"], status), flush=True)
+    print("mutate.py: %s: %d tests pass unmutated; re-judging %d survivors" % (which, len(tests), len(todo)),
           flush=True)
     for r in todo:
         path, original = apply_mutant(src_root, r)
         try:
-            code, out, _ = build(tsan_dir, args.jobs, timeout=900)
+            code, out, _ = build(san_dir, args.jobs, timeout=1800)
             verdict = "no report"
             if code != 0:
                 verdict = "does not build"
             else:
-                for t in tests:
+                ordered = sorted(tests, key=lambda t: t["seconds"])
+                for t in ordered:
                     status, elapsed, out = run_test(t, max(60.0, 6 * t["seconds"] + 30))
-                    if status == "failed" or (status == "timeout" and
-                                              run_test(t, max(120.0, 12 * t["seconds"] + 60))[0] == "timeout"):
-                        verdict = "killed by " + t["name"] + (" (ThreadSanitizer)" if "ThreadSanitizer" in out else "")
+                    if status == "timeout":  # again, with a generous limit: a pause is no kill
+                        status, elapsed, out = run_test(t, max(180.0, 12 * t["seconds"] + 60))
+                    if status in ("failed", "timeout"):
+                        seen = [w for w in ("ThreadSanitizer", "AddressSanitizer", "LeakSanitizer", "runtime error:")
+                                if w in out]
+                        verdict = "killed by %s%s%s" % (t["name"], " (timeout)" if status == "timeout" else "",
+                                                      (" (" + ", ".join(seen) + ")") if seen else "")
                         break
         finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original)
-        r = dict(r, tsan=verdict)
+        r = dict(r, **{which: verdict})
         if verdict.startswith("killed"):
-            r["outcome"], r["by"] = "killed", "TSan: " + verdict[len("killed by "):]
+            r["outcome"], r["by"] = "killed", which.upper() + ": " + verdict[len("killed by "):]
         record(r)
-    build(tsan_dir, args.jobs, timeout=900)
+    build(san_dir, args.jobs, timeout=1800)
 
 
 def read_planted(path):
@@ -764,7 +786,7 @@ def write_report(args, results_path, per_layer, layers):
         if r["outcome"] == "survived" and r["layer"] in layers:
             why = equivalent_reason(r, rules)
             lines.append("- %s `%s:%d` (%s%s): `%s` — `%s` -> `%s`%s" % (
-                r["layer"], r["file"], r["line"], r["kind"], ", TSan: " + r["tsan"] if r.get("tsan") else "",
+                r["layer"], r["file"], r["line"], r["kind"], "".join(", %s: %s" % (w.upper(), r[w]) for w in ("asan", "tsan") if r.get(w)),
                 r["text"], r["old"], r["new"], (" — equivalent: " + why) if why else " — **open**"))
     lines += ["", "## Killed only by a timeout (twice)", ""]
     for r in rows:
