@@ -124,12 +124,26 @@ def mask_line(line, in_comment):
     return "".join(out), in_comment
 
 
+LOG_ONLY_BLOCK = re.compile(r"^\s*if \(mgrt_log_enabled\(MGRT_LOG_(INFO|DEBUG)\)\)\s*\{\s*$")
+
+
 def excluded_lines(masked):
-    """Lines no mutant may touch: preprocessor lines other than `#define NAME constant`, and
-    every line of a log call."""
+    """Lines no mutant may touch: preprocessor lines other than `#define NAME constant`, every
+    line of a log call, and blocks `if (mgrt_log_enabled(MGRT_LOG_INFO|DEBUG)) { ... }` that
+    only format an info/debug log line (its text is not behaviour a caller can rely on, and
+    the tests run at the default level, where the block never runs)."""
     skip = set()
     depth, in_log = 0, False
+    block_depth = 0
     for k, text in enumerate(masked):
+        if block_depth > 0:
+            skip.add(k)
+            block_depth += text.count("{") - text.count("}")
+            continue
+        if LOG_ONLY_BLOCK.match(text):
+            skip.add(k)
+            block_depth = text.count("{") - text.count("}")
+            continue
         s = text.strip()
         if s.startswith("#") and not re.match(r"#\s*define\s+\w+\s+[-(]*\w", s):
             skip.add(k)
@@ -757,7 +771,9 @@ def write_report(args, results_path, per_layer, layers):
         r = json.loads(l)
         last.pop(r["id"], None)
         last[r["id"]] = r
-    rows = list(last.values())
+    # only the mutants the sampler can draw now (a site since excluded is not counted)
+    drawable = {m["id"] for layer in per_layer for m in per_layer[layer]}
+    rows = [r for r in last.values() if r["id"] in drawable]
     rules = read_equivalent()
     for r in rows:  # older records: a run out of time with no failing test is no verdict
         if r["outcome"] == "survived" and r.get("unfinished"):

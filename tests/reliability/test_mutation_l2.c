@@ -54,6 +54,9 @@ static aclnnStatus odd_l0(aclOpExecutor *executor, const nnop_buffer *inputs, nn
     return ACLNN_SUCCESS; /* no kernel step: phase 1 is what is judged */
 }
 static const ew_operator odd = {"Odd", 1, odd_names, odd_dtypes, odd_l0};
+/* an operator no product carries: every dtype is refused, against an empty list */
+static const ew_dtype_list none_dtypes[MGRT_SOC_GENERATION_COUNT] = {{0, {0}}};
+static const ew_operator none = {"None", 1, odd_names, none_dtypes, odd_l0};
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
@@ -268,6 +271,13 @@ MG_TEST(dtype_lists_by_product) {
         drop(&y);
     }
     session(NULL);
+    {
+        buf x = make(ACL_FLOAT, 1, dims, NULL, 0, 4), y = make(ACL_FLOAT, 1, dims, NULL, 0, 4);
+        MG_CHECK_EQ_INT(phase1(&none, "aclnnNone", &x, &y, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+        check_message("aclnnNone: x has dtype FLOAT (value 0); supported: ");
+        drop(&x);
+        drop(&y);
+    }
 }
 
 /* ---- the plan, through every path ------------------------------------------------------------- */

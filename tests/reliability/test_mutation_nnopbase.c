@@ -201,4 +201,33 @@ MG_TEST(large_views_split_over_threads) {
     MG_CHECK_EQ_INT(failed, 0);
 }
 
+/* nnop_view_overlaps_itself: 1 when two indexes of the view share an element, else 0 (the
+   same proof phase 1 uses, for operators that ask without refusing). */
+MG_TEST(overlaps_itself_answers) {
+    up();
+    void *d = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    static const struct {
+        int rank;
+        int64_t dims[3], strides[3];
+        int overlaps;
+    } cases[] = {
+        {2, {2, 2}, {1, 1}, 1},   {2, {4, 5}, {2, 5}, 0},  {2, {3, 4}, {0, 1}, 1},  {2, {3, 4}, {4, 1}, 0},
+        {2, {3, 1}, {1, 0}, 0},   {1, {1}, {0}, 0},        {3, {2, 3, 4}, {12, 4, 1}, 0}, {3, {2, 3, 4}, {11, 4, 1}, 1},
+        {2, {4, 5}, {3, 2}, 1},   {2, {4, 5}, {5, 2}, 0},   {2, {2, 3}, {3, 1}, 0},  {2, {2, 3}, {2, 1}, 1},  {1, {7}, {1}, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t storage[1] = {512};
+        aclTensor *t = aclCreateTensor(cases[i].dims, (uint64_t)cases[i].rank, ACL_FLOAT, cases[i].strides, 0,
+                                       ACL_FORMAT_ND, storage, 1, d);
+        nnop_view v;
+        MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "test", "t", &v), 0);
+        int got = nnop_view_overlaps_itself(&v);
+        if (got != cases[i].overlaps) MG_FAIL("case %zu: overlaps %d, expected %d", i, got, cases[i].overlaps);
+        else MG_CHECK(1);
+        aclDestroyTensor(t);
+    }
+    aclrtFree(d);
+}
+
 MG_TEST_MAIN()
