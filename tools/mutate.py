@@ -127,23 +127,29 @@ def mask_line(line, in_comment):
 LOG_ONLY_BLOCK = re.compile(r"^\s*if \(mgrt_log_enabled\(MGRT_LOG_(INFO|DEBUG)\)\)\s*\{\s*$")
 
 
+def log_only_lines(masked):
+    """Lines of blocks `if (mgrt_log_enabled(MGRT_LOG_INFO|DEBUG)) { ... }`: they only format
+    an info/debug log line, whose text is not behaviour a caller can rely on (and the tests
+    run at the default level, where such a block never runs). Their mutants stay in the
+    seeded order (so excluding them changes no other draw) but are never judged."""
+    lines, block_depth = set(), 0
+    for k, text in enumerate(masked):
+        if block_depth > 0:
+            lines.add(k)
+            block_depth += text.count("{") - text.count("}")
+        elif LOG_ONLY_BLOCK.match(text):
+            lines.add(k)
+            block_depth = text.count("{") - text.count("}")
+    return lines
+
+
 def excluded_lines(masked):
     """Lines no mutant may touch: preprocessor lines other than `#define NAME constant`, every
     line of a log call, and blocks `if (mgrt_log_enabled(MGRT_LOG_INFO|DEBUG)) { ... }` that
-    only format an info/debug log line (its text is not behaviour a caller can rely on, and
-    the tests run at the default level, where the block never runs)."""
+    only format an info/debug log line are marked by log_only_lines instead."""
     skip = set()
     depth, in_log = 0, False
-    block_depth = 0
     for k, text in enumerate(masked):
-        if block_depth > 0:
-            skip.add(k)
-            block_depth += text.count("{") - text.count("}")
-            continue
-        if LOG_ONLY_BLOCK.match(text):
-            skip.add(k)
-            block_depth = text.count("{") - text.count("}")
-            continue
         s = text.strip()
         if s.startswith("#") and not re.match(r"#\s*define\s+\w+\s+[-(]*\w", s):
             skip.add(k)
@@ -258,6 +264,7 @@ def all_sites():
                 continue  # a whole tiling file belongs to tiling
             lines, masked, sites = sites_of_file(os.path.join(ROOT, rel), rel)
             funcs = function_of_lines(masked)
+            log_only = log_only_lines(masked)
             for (k, col, old, new, kind) in sites:
                 if tiling_file and "elementwise" in rel:
                     in_tiling = TILING_FUNCTIONS.search(funcs[k] or "") or (not funcs[k] and masked[k].strip().startswith("#"))
@@ -268,7 +275,7 @@ def all_sites():
                     continue
                 claimed.add(key)
                 mutants.append({"layer": name, "file": rel, "line": k + 1, "col": col, "old": old, "new": new,
-                                "kind": kind, "text": lines[k].strip(),
+                                "kind": kind, "text": lines[k].strip(), "log_only": k in log_only,
                                 "id": hashlib.sha1(repr(key).encode()).hexdigest()[:12]})
         per_layer[name] = mutants
     return per_layer
@@ -429,7 +436,8 @@ def main():
     if args.list:
         for l, desc, _ in LAYERS:
             files = sorted({m["file"] for m in per_layer[l]})
-            print("%-15s %4d sites  %s\n                 %s" % (l, len(per_layer[l]), desc, " ".join(files)))
+            print("%-15s %4d sites (%d of them info/debug log formatting, not judged)  %s\n                 %s" % (
+                l, len(per_layer[l]), sum(bool(m.get("log_only")) for m in per_layer[l]), desc, " ".join(files)))
         return 0
 
     if args.report_only:
@@ -571,6 +579,8 @@ def main():
         for layer in layers:
             while judged[layer] < args.per_layer and pools[layer]:
                 m = pools[layer].pop(0)
+                if m.get("log_only"):
+                    continue  # info/debug log formatting: not judged (see log_only_lines)
                 r = done.get(m["id"])
                 if r is not None and not still_valid(r):
                     r = None
@@ -772,7 +782,7 @@ def write_report(args, results_path, per_layer, layers):
         last.pop(r["id"], None)
         last[r["id"]] = r
     # only the mutants the sampler can draw now (a site since excluded is not counted)
-    drawable = {m["id"] for layer in per_layer for m in per_layer[layer]}
+    drawable = {m["id"] for layer in per_layer for m in per_layer[layer] if not m.get("log_only")}
     rows = [r for r in last.values() if r["id"] in drawable]
     rules = read_equivalent()
     for r in rows:  # older records: a run out of time with no failing test is no verdict
