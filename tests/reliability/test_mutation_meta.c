@@ -195,6 +195,98 @@ MG_TEST(lists_own_their_elements) {
     aclrtFree(dev);
 }
 
+/* The tensor getters give back exactly the descriptor (arrays in malloc memory the caller
+   frees), aclInitTensor replaces it (growing its room or not), aclSetRawTensorAddr moves the
+   data, and each getter's NULLs are refused in order: the tensor, then the outputs. */
+static void check_descriptor(aclTensor *t, int rank, const int64_t *dims, const int64_t *strides, int64_t offset,
+                             aclFormat format, aclDataType dtype, int srank, const int64_t *sdims, void *data) {
+    int64_t *a = NULL;
+    uint64_t n = 99;
+    MG_CHECK_EQ_INT(aclGetViewShape(t, &a, &n), 0);
+    MG_CHECK(a != NULL && n == (uint64_t)rank && (rank == 0 || memcmp(a, dims, (size_t)rank * 8) == 0));
+    free(a);
+    a = NULL;
+    MG_CHECK_EQ_INT(aclGetViewStrides(t, &a, &n), 0);
+    MG_CHECK(a != NULL && n == (uint64_t)rank && (rank == 0 || memcmp(a, strides, (size_t)rank * 8) == 0));
+    free(a);
+    a = NULL;
+    MG_CHECK_EQ_INT(aclGetStorageShape(t, &a, &n), 0);
+    MG_CHECK(a != NULL && n == (uint64_t)srank && (srank == 0 || memcmp(a, sdims, (size_t)srank * 8) == 0));
+    free(a);
+    int64_t off = -1;
+    aclFormat f = (aclFormat)-5;
+    aclDataType dt = (aclDataType)-5;
+    void *raw = NULL;
+    MG_CHECK_EQ_INT(aclGetViewOffset(t, &off), 0);
+    MG_CHECK_EQ_INT(off, offset);
+    MG_CHECK_EQ_INT(aclGetFormat(t, &f), 0);
+    MG_CHECK_EQ_INT(f, format);
+    MG_CHECK_EQ_INT(aclGetDataType(t, &dt), 0);
+    MG_CHECK_EQ_INT(dt, dtype);
+    MG_CHECK_EQ_INT(aclGetRawTensorAddr(t, &raw), 0);
+    MG_CHECK(raw == data);
+}
+
+MG_TEST(tensor_getters_give_back_the_descriptor) {
+    up();
+    void *dev = NULL, *dev2 = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev2, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    int64_t dims[3] = {2, 3, 4}, strides[3] = {1, 2, 6}, sdims[2] = {6, 5};
+    aclTensor *t = aclCreateTensor(dims, 3, ACL_FLOAT16, strides, 7, ACL_FORMAT_NCHW, sdims, 2, dev);
+    MG_CHECK(t != NULL);
+    check_descriptor(t, 3, dims, strides, 7, ACL_FORMAT_NCHW, ACL_FLOAT16, 2, sdims, dev);
+    /* NULL strides: row-major */
+    int64_t rm[3] = {12, 4, 1}, s1[1] = {24};
+    aclTensor *r = aclCreateTensor(dims, 3, ACL_BF16, NULL, 0, ACL_FORMAT_ND, s1, 1, dev);
+    check_descriptor(r, 3, dims, rm, 0, ACL_FORMAT_ND, ACL_BF16, 1, s1, dev);
+    /* aclInitTensor: a larger descriptor (more room), then a smaller one */
+    int64_t d5[5] = {1, 2, 1, 3, 1}, st5[5] = {6, 3, 3, 1, 1}, sd3[3] = {1, 2, 3};
+    MG_CHECK_EQ_INT(aclInitTensor(t, d5, 5, ACL_FLOAT, st5, 2, ACL_FORMAT_NHWC, sd3, 3, dev2), 0);
+    check_descriptor(t, 5, d5, st5, 2, ACL_FORMAT_NHWC, ACL_FLOAT, 3, sd3, dev2);
+    int64_t d1[1] = {9}, st1[1] = {1}, sd1[1] = {9};
+    MG_CHECK_EQ_INT(aclInitTensor(t, d1, 1, ACL_FLOAT, st1, 0, ACL_FORMAT_ND, sd1, 1, dev), 0);
+    check_descriptor(t, 1, d1, st1, 0, ACL_FORMAT_ND, ACL_FLOAT, 1, sd1, dev);
+    /* a rank-0 view (a scalar tensor) */
+    aclTensor *z = aclCreateTensor(d1, 0, ACL_FLOAT, NULL, 3, ACL_FORMAT_ND, sd1, 1, dev);
+    MG_CHECK(z != NULL);
+    check_descriptor(z, 0, d1, st1, 3, ACL_FORMAT_ND, ACL_FLOAT, 1, sd1, dev);
+    MG_CHECK_EQ_INT(aclSetRawTensorAddr(z, dev2), 0);
+    void *raw = NULL;
+    MG_CHECK_EQ_INT(aclGetRawTensorAddr(z, &raw), 0);
+    MG_CHECK(raw == dev2);
+    /* the NULLs, in order */
+    int64_t *a = NULL;
+    uint64_t n = 0;
+    MG_CHECK_EQ_INT(aclGetViewShape(NULL, &a, &n), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetViewShape: tensor is NULL");
+    MG_CHECK_EQ_INT(aclGetViewShape(t, NULL, &n), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetViewShape: viewDims is NULL");
+    MG_CHECK_EQ_INT(aclGetViewStrides(t, &a, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetViewStrides: count is NULL");
+    MG_CHECK_EQ_INT(aclGetStorageShape(t, NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetStorageShape: storageDims is NULL");
+    MG_CHECK_EQ_INT(aclGetViewOffset(t, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetViewOffset: offset is NULL");
+    MG_CHECK_EQ_INT(aclGetFormat(NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetFormat: tensor is NULL");
+    MG_CHECK_EQ_INT(aclGetDataType(t, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetDataType: dataType is NULL");
+    MG_CHECK_EQ_INT(aclGetRawTensorAddr(t, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclGetRawTensorAddr: addr is NULL");
+    /* a destroyed tensor: refused, outputs untouched */
+    MG_CHECK_EQ_INT(aclDestroyTensor(r), 0);
+    a = (int64_t *)(uintptr_t)0x1234;
+    n = 77;
+    MG_CHECK(aclGetViewShape(r, &a, &n) != 0);
+    MG_CHECK(a == (int64_t *)(uintptr_t)0x1234 && n == 77);
+    (void)aclGetRecentErrMsg();
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(z), 0);
+    aclrtFree(dev);
+    aclrtFree(dev2);
+}
+
 MG_TEST(aclnn_init_and_finalize_always_succeed) {
     up();
     MG_CHECK_EQ_INT(aclnnInit(NULL), 0);
