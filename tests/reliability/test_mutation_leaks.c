@@ -80,6 +80,24 @@ static int round_repeatable_backward(void) {
     aclDestroyTensor(o);
     return bad;
 }
+static int round_refused_set_address(void) {
+    /* a repeatable executor whose address updates are refused (a destroyed tensor, an index
+       out of range, a NULL tensor), then destroyed: the refusals leave no pin behind */
+    aclTensor *x = vec(16, 0), *y = vec(16, 16), *gone = vec(4, 0);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    int bad = aclnnMishGetWorkspaceSize(x, y, &ws, &e) != 0 || aclSetAclOpExecutorRepeatable(e) != 0;
+    bad |= aclDestroyTensor(gone) != 0;
+    bad |= aclSetInputTensorAddr(e, 0, gone, dev) == 0 || aclSetOutputTensorAddr(e, 0, gone, dev) == 0;
+    bad |= aclSetInputTensorAddr(e, 5, x, dev) == 0 || aclSetTensorAddr(e, 0, NULL, dev) == 0;
+    bad |= aclSetOutputTensorAddr(e, 0, y, (char *)dev + 64) != 0;
+    bad |= aclnnMish(NULL, 0, e, NULL) != 0 || aclrtSynchronizeStream(NULL) != 0;
+    bad |= aclDestroyAclOpExecutor(e) != 0;
+    (void)aclGetRecentErrMsg();
+    aclDestroyTensor(x);
+    aclDestroyTensor(y);
+    return bad;
+}
 static int round_refused_launch(void) {
     /* phase 1 succeeds, phase 2 refuses (workspace NULL where one is needed is not the case
        here: a destroyed stream): the single-use executor is released either way */
@@ -158,6 +176,7 @@ static void judge(const char *what, int (*round)(void)) { judge_rounds(what, rou
 
 MG_TEST(mish_launches_give_back_everything) { judge("aclnnMish", round_mish); }
 MG_TEST(repeatable_executors_give_back_everything) { judge("repeatable aclnnMishBackward", round_repeatable_backward); }
+MG_TEST(refused_address_updates_give_back_everything) { judge("refused aclSet*TensorAddr", round_refused_set_address); }
 MG_TEST(refused_launches_give_back_everything) { judge("refused aclnnMish", round_refused_launch); }
 MG_TEST(streams_and_events_give_back_everything) { judge("streams and events", round_streams_events); }
 MG_TEST(argument_objects_give_back_everything) { judge("argument objects", round_objects); }
