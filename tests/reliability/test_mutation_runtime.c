@@ -20,6 +20,7 @@
 
 #include "mg_test.h"
 #include "mgrt.h"
+#include "mgrt_handle.h"
 
 /* ---- capturing the log ------------------------------------------------------------------ */
 
@@ -403,6 +404,28 @@ MG_TEST(copy_kinds_check_their_device_sides) {
     aclrtFree(d1);
     aclrtFree(d2);
     aclrtFree(big);
+}
+
+/* mgrt_handle_reclaim_all (what aclFinalize runs) returns how many handles it reclaimed:
+   every live one, of every kind. Last in this file: it ends the session's handles. */
+MG_TEST(zz_reclaim_all_counts_every_live_handle) {
+    restart("4", NULL);
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 256, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    int64_t dims[1] = {4};
+    for (int i = 0; i < 3; i++) MG_CHECK(aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, dev) != NULL);
+    float one = 1.0f;
+    for (int i = 0; i < 2; i++) MG_CHECK(aclCreateScalar(&one, ACL_FLOAT) != NULL);
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), 0);
+    size_t live = 0;
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) live += mgrt_handle_live_count((mgrt_handle_kind)k);
+    MG_CHECK(live >= 6);
+    MG_CHECK_EQ_INT(mgrt_handle_live_count(MGRT_HANDLE_TENSOR), 3);
+    MG_CHECK_EQ_INT(mgrt_handle_live_count(MGRT_HANDLE_SCALAR), 2);
+    MG_CHECK_EQ_INT(mgrt_handle_reclaim_all(), live);
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) MG_CHECK_EQ_INT(mgrt_handle_live_count((mgrt_handle_kind)k), 0);
+    (void)aclFinalize();
 }
 
 MG_TEST_MAIN()
