@@ -154,6 +154,24 @@ static int round_memory(void) {
     return bad;
 }
 
+static int round_tensor_descs(void) {
+    int64_t dims[2] = {3, 4}, range[2][2] = {{1, 3}, {4, 4}};
+    aclTensorDesc *d = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+    int bad = d == NULL;
+    bad |= aclSetTensorFormat(d, ACL_FORMAT_NCHW) != 0 || aclSetTensorOriginFormat(d, ACL_FORMAT_ND) != 0;
+    bad |= aclSetTensorShape(d, 2, dims) != 0 || aclSetTensorOriginShape(d, 2, dims) != 0;
+    bad |= aclSetTensorShapeRange(d, 2, range) != 0;
+    int64_t dim = 0, r[2] = {0, 0};
+    bad |= aclGetTensorDescDimV2(d, 1, &dim) != 0 || dim != 4 || aclGetTensorDescDimRange(d, 0, 2, r) != 0;
+    bad |= aclGetTensorDescNumDims(d) != 2 || aclGetTensorDescElementCount(d) != 12 || aclGetTensorDescSize(d) != 48;
+    bad |= aclGetTensorDescType(d) != ACL_FLOAT;
+    (void)aclGetTensorDescFormat(d);
+    aclSetTensorDescName(d, "x");
+    bad |= aclGetTensorDescName(d) == NULL;
+    aclDestroyTensorDesc(d);
+    return bad;
+}
+
 static void judge_rounds(const char *what, int (*round)(void), int rounds) {
     if (UNDER_SANITIZER) MG_SKIP("a sanitizer's quarantine holds freed memory (LeakSanitizer judges there)");
     up();
@@ -181,6 +199,7 @@ MG_TEST(refused_launches_give_back_everything) { judge("refused aclnnMish", roun
 MG_TEST(streams_and_events_give_back_everything) { judge("streams and events", round_streams_events); }
 MG_TEST(argument_objects_give_back_everything) { judge("argument objects", round_objects); }
 MG_TEST(memory_gives_back_everything) { judge("memory", round_memory); }
+MG_TEST(tensor_descs_give_back_everything) { judge_rounds("tensor descriptions", round_tensor_descs, 50000); }
 MG_TEST(data_buffers_give_back_everything) { judge_rounds("data buffers", round_data_buffers, 100000); }
 
 MG_TEST_MAIN()

@@ -16,12 +16,27 @@
  * Warnings come at the default log level ([WARNING] on stderr); a setting used as given
  * prints nothing.
  */
+#include <dirent.h>
 #include <unistd.h>
 
 #include "mg_test.h"
 #include "mgrt.h"
 
+static int task_count(void) {
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (d == NULL) return -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+static void nothing(void *ctx, int64_t block) { (void)ctx, (void)block; }
+
 static int child(void) {
+    /* the pool: mgrt_num_threads() - 1 workers besides the caller, started at its first job */
+    const int before = task_count();
+    mgrt_parallel_for(64, nothing, NULL);
+    printf("pool_workers=%d\n", task_count() - before);
     printf("threads=%d isa=%s\n", mgrt_num_threads(), mgrt_cpu_isa());
     printf("supports scalar=%d bogus=%d null=%d\n", mgrt_cpu_supports_isa("scalar"), mgrt_cpu_supports_isa("bogus"),
            mgrt_cpu_supports_isa(NULL));
@@ -82,7 +97,10 @@ MG_TEST(thread_count_setting) {
             snprintf(warning, sizeof warning,
                      "[RUNTIME] MISHGRAD_NUM_THREADS=\"%s\" is above the limit of 256 threads; using %ld\n", cases[i].value,
                      online);
-        int ok = count_of(out, line) == 1 && count_of(out, "[WARNING] ") == (cases[i].warning ? 1 : 0) &&
+        char workers[64];
+        snprintf(workers, sizeof workers, "pool_workers=%ld\n", want - 1);
+        int ok = count_of(out, line) == 1 && count_of(out, workers) == 1 &&
+                 count_of(out, "[WARNING] ") == (cases[i].warning ? 1 : 0) &&
                  (!cases[i].warning || count_of(out, warning) == 1);
         if (!ok)
             MG_FAIL("MISHGRAD_NUM_THREADS=%s: got\n%s  expected \"%s\" and %s", cases[i].value ? cases[i].value : "(unset)",

@@ -225,6 +225,41 @@ MG_TEST(each_subscribed_thread_gets_its_streams_callbacks) {
     }
 }
 
+/* A callback the stream reaches after its thread unsubscribed does not run: the stream
+   records 107xxx ACL_ERROR_RT_STREAM_NO_CB_REG for it, reports it at the synchronize, and
+   goes on with the work behind it. */
+MG_TEST(callback_reached_after_unsubscribe_fails_and_the_stream_goes_on) {
+    session(NULL);
+    aclrtStream s = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    unsigned char *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    memset(dev, 0, 64);
+    reporter rep = {0};
+    MG_CHECK_EQ_INT(pthread_create(&rep.thread, NULL, report_loop, &rep), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport((uint64_t)rep.thread, s), 0);
+    atomic_store(&gate_open, 0);
+    atomic_store(&task_started, 0);
+    atomic_store(&callback_runs, 0);
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, blocking_task, no_release, NULL, (uint64_t)1 << 40), 0);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(count_callback, NULL, ACL_CALLBACK_BLOCK, s), 0);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)rep.thread, s), 0);
+    atomic_store(&gate_open, 1);
+    /* the callback is the last node: the synchronize must see it finished (failed) */
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_STREAM_NO_CB_REG);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "the callback did not run");
+    MG_CHECK_EQ_INT(atomic_load(&callback_runs), 0);
+    /* the stream goes on */
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x42, 64, s), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(s, 5000), 0);
+    MG_CHECK_EQ_INT(dev[0], 0x42);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0); /* reported once */
+    atomic_store(&rep.stop, 1);
+    pthread_join(rep.thread, NULL);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+    aclrtFree(dev);
+}
+
 /* ---- the cross-stream race check -------------------------------------------------------- */
 
 /* Work still RUNNING on another stream (not only queued) is checked too; and the ranges of an
