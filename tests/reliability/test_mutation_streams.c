@@ -260,6 +260,47 @@ MG_TEST(callback_reached_after_unsubscribe_fails_and_the_stream_goes_on) {
     aclrtFree(dev);
 }
 
+/* Work progresses without a synchronize: a program that polls an event recorded behind a
+   small task (which the runtime leaves for a synchronizing thread) sees it complete, because
+   the query wakes the stream's worker. Likewise aclrtStreamQuery. */
+MG_TEST(polling_an_event_or_a_stream_sees_it_complete) {
+    session(NULL);
+    aclrtStream s = NULL;
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), 0);
+    unsigned char *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    for (int round = 0; round < 3; round++) {
+        memset(dev, 0, 64);
+        MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x30 + round, 16, s), 0);
+        MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s), 0);
+        aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+        int polls = 0;
+        while (polls < 4000) {
+            MG_CHECK_EQ_INT(aclrtQueryEventStatus(ev, &st), 0);
+            if (st == ACL_EVENT_RECORDED_STATUS_COMPLETE) break;
+            polls++;
+            pause_us(500);
+        }
+        MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+        MG_CHECK_EQ_INT(dev[0], 0x30 + round);
+        /* the same through the stream */
+        MG_CHECK_EQ_INT(aclrtMemsetAsync(dev + 32, 32, 0x60 + round, 16, s), 0);
+        aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+        for (polls = 0; polls < 4000; polls++) {
+            MG_CHECK_EQ_INT(aclrtStreamQuery(s, &ss), 0);
+            if (ss == ACL_STREAM_STATUS_COMPLETE) break;
+            pause_us(500);
+        }
+        MG_CHECK_EQ_INT(ss, ACL_STREAM_STATUS_COMPLETE);
+        MG_CHECK_EQ_INT(dev[32], 0x60 + round);
+    }
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+    aclrtFree(dev);
+}
+
 /* ---- the cross-stream race check -------------------------------------------------------- */
 
 /* Work still RUNNING on another stream (not only queued) is checked too; and the ranges of an
