@@ -533,6 +533,8 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original)
 
+    equivalent_rules = read_equivalent()
+
     def still_valid(r):
         """A result --resume keeps: not an unfinished one, not a kill by timeout when
         --rejudge-timeouts is given, not a survivor when --rejudge-survivors is given."""
@@ -541,7 +543,8 @@ def main():
         if args.rejudge_timeouts and (r.get("killed_by_timeout") or "(timeout" in r.get("by", "")):
             return False
         if args.rejudge_survivors and r["outcome"] == "survived":
-            return False
+            # a survivor judged equivalent stays one: added tests cannot change that verdict
+            return equivalent_reason(r, equivalent_rules) is not None
         return True
 
     def record(r):
