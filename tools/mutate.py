@@ -784,9 +784,22 @@ def write_report(args, results_path, per_layer, layers):
         r = json.loads(l)
         last.pop(r["id"], None)
         last[r["id"]] = r
-    # only the mutants the sampler can draw now (a site since excluded is not counted)
-    drawable = {m["id"] for layer in per_layer for m in per_layer[layer] if not m.get("log_only")}
-    rows = [r for r in last.values() if r["id"] in drawable]
+    # the sample: each layer's seeded order walked as the run walks it, up to --per-layer
+    # verdicts (a result left from an earlier tree or sample is not counted)
+    sample = set()
+    for layer in layers:
+        pool = list(per_layer[layer])
+        random.Random("%d:%s" % (args.seed, layer)).shuffle(pool)
+        n = 0
+        for m in pool:
+            if n >= args.per_layer:
+                break
+            if m.get("log_only") or m["id"] not in last:
+                continue
+            sample.add(m["id"])
+            if last[m["id"]]["outcome"] in ("killed", "survived"):
+                n += 1
+    rows = [r for r in last.values() if r["id"] in sample]
     rules = read_equivalent()
     for r in rows:  # older records: a run out of time with no failing test is no verdict
         if r["outcome"] == "survived" and r.get("unfinished"):
