@@ -595,7 +595,7 @@ def main():
                     break
     for layer in layers:
         print("mutate.py: %s: %d judged" % (layer, judged[layer]), flush=True)
-    for which in ("asan", "tsan"):
+    for which in ("tsan", "asan"):  # TSan first: a deleted lock needs no ASan run
         if getattr(args, which):
             sanitizer_rejudge(args, src_root, results_path, layers, record, which)
     # rebuild the unmutated tree, so the copy is clean for the next run
