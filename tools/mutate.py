@@ -630,7 +630,8 @@ def sanitizer_rejudge(args, src_root, results_path, layers, record, which):
         last[r["id"]] = r
     # survivors judged equivalent (tools/mutate_equivalent.txt) are left as they are
     rules = read_equivalent()
-    todo = [r for r in last.values() if r["layer"] in layers and r["outcome"] == "survived" and which not in r
+    sample = sample_ids(args, all_sites(), layers, last)
+    todo = [r for r in last.values() if r["id"] in sample and r["outcome"] == "survived" and which not in r
             and equivalent_reason(r, rules) is None]
     if not todo:
         return
@@ -778,14 +779,9 @@ def equivalent_reason(r, rules):
     return None
 
 
-def write_report(args, results_path, per_layer, layers):
-    last = {}
-    for l in open(results_path):  # a mutant judged again (--resume --rejudge-*): its last verdict
-        r = json.loads(l)
-        last.pop(r["id"], None)
-        last[r["id"]] = r
-    # the sample: each layer's seeded order walked as the run walks it, up to --per-layer
-    # verdicts (a result left from an earlier tree or sample is not counted)
+def sample_ids(args, per_layer, layers, last):
+    """The sample: each layer's seeded order walked as the run walks it, up to --per-layer
+    verdicts (a result left from an earlier tree or sample is not counted)."""
     sample = set()
     for layer in layers:
         pool = list(per_layer[layer])
@@ -799,6 +795,16 @@ def write_report(args, results_path, per_layer, layers):
             sample.add(m["id"])
             if last[m["id"]]["outcome"] in ("killed", "survived"):
                 n += 1
+    return sample
+
+
+def write_report(args, results_path, per_layer, layers):
+    last = {}
+    for l in open(results_path):  # a mutant judged again (--resume --rejudge-*): its last verdict
+        r = json.loads(l)
+        last.pop(r["id"], None)
+        last[r["id"]] = r
+    sample = sample_ids(args, per_layer, layers, last)
     rows = [r for r in last.values() if r["id"] in sample]
     rules = read_equivalent()
     for r in rows:  # older records: a run out of time with no failing test is no verdict
