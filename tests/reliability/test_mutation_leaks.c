@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "mg_test.h"
+#include "mg_acl_session.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define UNDER_SANITIZER 1
@@ -42,13 +43,7 @@ static long resident_kib(void) {
 }
 
 static void up(void) {
-    static int done;
-    if (!done) {
-        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
-        (void)aclInit(NULL);
-        done = 1;
-    }
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    mg_acl_session_up();
 }
 
 static void *dev;

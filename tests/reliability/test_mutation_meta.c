@@ -11,6 +11,7 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "mg_test.h"
+#include "mg_acl_session.h"
 
 static char got[1024];
 static const char *take(void) {
@@ -27,13 +28,7 @@ static const char *take(void) {
     } while (0)
 
 static void up(void) {
-    static int done;
-    if (!done) {
-        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
-        (void)aclInit(NULL);
-        done = 1;
-    }
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    mg_acl_session_up();
     (void)aclGetRecentErrMsg();
 }
 

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "mg_test.h"
+#include "mg_acl_session.h"
 #include "acl/acl.h"
 #include "nnop.h"
 
@@ -159,13 +160,7 @@ static int run_case(int rank, const int64_t *dims, int es, int case_index) {
 }
 
 static void up(void) {
-    static int done;
-    if (!done) {
-        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
-        (void)aclInit(NULL);
-        done = 1;
-    }
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    mg_acl_session_up();
 }
 
 MG_TEST(small_random_views_every_element_size) {
