@@ -17,6 +17,7 @@
 #ifndef MG_TEST_H_
 #define MG_TEST_H_
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -102,6 +103,19 @@ static inline void mg_test_register(const char *name, mg_test_fn fn) {
     } while (0)
 
 /* Runs the tests whose name contains argv[1] (all without an argument). */
+/* Whether `text` contains `word`, ignoring case (NULL text: no). For checks on what a
+   message says ("memory", "alloc") without fixing its whole wording. */
+static inline int mg_mentions(const char *text, const char *word) {
+    if (text == NULL) return 0;
+    size_t n = strlen(word);
+    for (; *text; text++) {
+        size_t i = 0;
+        while (i < n && text[i] && tolower((unsigned char)text[i]) == tolower((unsigned char)word[i])) i++;
+        if (i == n) return 1;
+    }
+    return 0;
+}
+
 static inline int mg_test_run_filtered(const char *filter) {
     int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < mg_test_count; i++) {

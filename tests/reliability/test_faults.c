@@ -13,7 +13,6 @@
  *                            aclrtSynchronizeStream returns 561000 with the message once,
  *                            later work still runs, and the next synchronize is clean.
  */
-#include <ctype.h>
 
 #include "mg_test.h"
 #include "mgrt.h"
@@ -40,22 +39,10 @@ static int session_with_alloc_fault(int n) {
     return session(value, NULL);
 }
 
-/* Case-insensitive substring. */
-static int mentions(const char *text, const char *word) {
-    if (text == NULL) return 0;
-    size_t n = strlen(word);
-    for (; *text; text++) {
-        size_t i = 0;
-        while (i < n && text[i] && tolower((unsigned char)text[i]) == tolower((unsigned char)word[i])) i++;
-        if (i == n) return 1;
-    }
-    return 0;
-}
-
 /* The message of an allocation that failed: it says memory or allocation, not a bad argument. */
 static void check_out_of_memory_message(const char *where, int n) {
     const char *message = aclGetRecentErrMsg();
-    if (!mentions(message, "memory") && !mentions(message, "alloc"))
+    if (!mg_mentions(message, "memory") && !mg_mentions(message, "alloc"))
         MG_FAIL("fault %d in %s: the message \"%s\" does not say an allocation failed", n, where,
                 message ? message : "(null)");
     else

@@ -13,7 +13,6 @@
  *   - every call that must allocate fails for some N (a fault swallowed by a call that then
  *     reports success shows here, or as a failure of a later call).
  */
-#include <ctype.h>
 #include <stdbool.h>
 
 #include "mg_test.h"
@@ -61,17 +60,6 @@ static const step_info steps[STEP_COUNT] = {
     [STEP_SCALAR_LIST] = {"aclCreateScalarList", 0, 1},
     [STEP_CONTEXT] = {"aclrtCreateContext", ACL_ERROR_RT_MEMORY_ALLOCATION, 0},
 };
-
-static int mentions(const char *text, const char *word) {
-    if (text == NULL) return 0;
-    size_t n = strlen(word);
-    for (; *text; text++) {
-        size_t i = 0;
-        while (i < n && text[i] && tolower((unsigned char)text[i]) == tolower((unsigned char)word[i])) i++;
-        if (i == n) return 1;
-    }
-    return 0;
-}
 
 /* What one run of the program did. */
 typedef struct outcome {
@@ -242,7 +230,7 @@ MG_TEST(every_allocation_of_a_whole_program_fails_cleanly) {
                         (long long)st->oom_status);
             else
                 MG_CHECK(1);
-            if (!mentions(first.message, "memory") && !mentions(first.message, "alloc"))
+            if (!mg_mentions(first.message, "memory") && !mg_mentions(first.message, "alloc"))
                 MG_FAIL("fault %d: %s's message \"%s\" does not say an allocation failed", n, st->name, first.message);
             else
                 MG_CHECK(1);
