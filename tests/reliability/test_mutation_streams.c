@@ -207,9 +207,11 @@ MG_TEST(each_subscribed_thread_gets_its_streams_callbacks) {
             MG_CHECK_EQ_INT(aclrtLaunchCallback(which_callback, (void *)(intptr_t)i,
                                                 k % 2 ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK, s[i]), 0);
     for (int i = 0; i < 3; i++) MG_CHECK_EQ_INT(aclrtSynchronizeStream(s[i]), 0);
+    /* A callback runs inside aclrtProcessReport, so its count moves before that call
+       returns and the reporter counts it: wait for both. */
     for (int t = 0; t < 2000; t++) {
         int all = 1;
-        for (int i = 0; i < 3; i++) all &= atomic_load(&runs_on[i]) == i + 1;
+        for (int i = 0; i < 3; i++) all &= atomic_load(&runs_on[i]) == i + 1 && atomic_load(&rep[i].processed) >= 1;
         if (all) break;
         pause_us(1000);
     }
