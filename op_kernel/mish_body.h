@@ -152,21 +152,21 @@ MG_OUT_OF_LINE mg_vf MISH_FN_(tail)(mg_vf x, mg_vf fast_result) {
 
 /* ---- the tiles: pairs of vectors, then one, then a partial one ------------------------- */
 
-#define MISH_DEFINE_TILE_(dtype, elem_t, EVAL, LOAD, STORE, LOAD_N, STORE_N)               \
+#define MISH_DEFINE_TILE_(dtype, elem_t, EVAL, LOAD, STORE, LOAD2, STORE2, LOAD_N, STORE_N) \
     static void MISH_FN_(dtype)(const void *x_v, void *out_v, size_t n) {                  \
         const elem_t *x = (const elem_t *)x_v;                                           \
         elem_t *out = (elem_t *)out_v;                                                   \
         size_t i = 0;                                                                    \
         for (; i + 2 * MG_LANES <= n; i += 2 * MG_LANES) {                               \
-            const mg_vf x0 = LOAD(x + i), x1 = LOAD(x + i + MG_LANES);                   \
+            mg_vf x0, x1;                                                                \
+            LOAD2(x + i, &x0, &x1);                                                      \
             /* both results exist before either store, so in place is safe */            \
             mg_vf y0 = MISH_FN_(EVAL)(x0), y1 = MISH_FN_(EVAL)(x1);                      \
             if (!mg_all(MISH_FN_(fast_lanes)(x0, x1))) {                                 \
                 y0 = MISH_FN_(tail)(x0, y0);                                             \
                 y1 = MISH_FN_(tail)(x1, y1);                                             \
             }                                                                            \
-            STORE(out + i, y0);                                                          \
-            STORE(out + i + MG_LANES, y1);                                               \
+            STORE2(out + i, y0, y1);                                                     \
         }                                                                                \
         for (; i + MG_LANES <= n; i += MG_LANES) {                                       \
             const mg_vf xv = LOAD(x + i);                                                \
@@ -183,12 +183,18 @@ MG_OUT_OF_LINE mg_vf MISH_FN_(tail)(mg_vf x, mg_vf fast_result) {
         }                                                                                \
     }
 
-MISH_DEFINE_TILE_(f32, float, fast, mg_loadu, mg_storeu, mg_load_f32_n, mg_store_f32_n)
-MISH_DEFINE_TILE_(f32_streamed, float, fast, mg_loadu, mg_stream, mg_load_f32_n, mg_store_f32_n)
-MISH_DEFINE_TILE_(f16, uint16_t, short, mg_load_f16, mg_store_f16, mg_load_f16_n, mg_store_f16_n)
-MISH_DEFINE_TILE_(bf16, uint16_t, short, mg_load_bf16, mg_store_bf16, mg_load_bf16_n, mg_store_bf16_n)
-MISH_DEFINE_TILE_(f16_streamed, uint16_t, short, mg_load_f16, mg_stream_f16, mg_load_f16_n, mg_store_f16_n)
-MISH_DEFINE_TILE_(bf16_streamed, uint16_t, short, mg_load_bf16, mg_stream_bf16, mg_load_bf16_n, mg_store_bf16_n)
+MISH_DEFINE_TILE_(f32, float, fast, mg_loadu, mg_storeu, mg_load_f32_x2, mg_store_f32_x2, mg_load_f32_n,
+                  mg_store_f32_n)
+MISH_DEFINE_TILE_(f32_streamed, float, fast, mg_loadu, mg_stream, mg_load_f32_x2, mg_stream_f32_x2, mg_load_f32_n,
+                  mg_store_f32_n)
+MISH_DEFINE_TILE_(f16, uint16_t, short, mg_load_f16, mg_store_f16, mg_load_f16_x2, mg_store_f16_x2, mg_load_f16_n,
+                  mg_store_f16_n)
+MISH_DEFINE_TILE_(bf16, uint16_t, short, mg_load_bf16, mg_store_bf16, mg_load_bf16_x2, mg_store_bf16_x2,
+                  mg_load_bf16_n, mg_store_bf16_n)
+MISH_DEFINE_TILE_(f16_streamed, uint16_t, short, mg_load_f16, mg_stream_f16, mg_load_f16_x2, mg_stream_f16_x2,
+                  mg_load_f16_n, mg_store_f16_n)
+MISH_DEFINE_TILE_(bf16_streamed, uint16_t, short, mg_load_bf16, mg_stream_bf16, mg_load_bf16_x2, mg_stream_bf16_x2,
+                  mg_load_bf16_n, mg_store_bf16_n)
 #undef MISH_DEFINE_TILE_
 
 /* ---- the streaming tiles: the same results, the full vectors' stores streamed ------------

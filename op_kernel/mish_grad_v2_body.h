@@ -298,15 +298,16 @@ MG_ALWAYS_INLINE int MG_FN_(pair_short)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) 
     return mg_all(mg_mask_and(MG_FN_(pair_fast_lanes)(x0, x1, g0, g1), off_root));
 }
 
-#define MG_DEFINE_TILE16_(dtype, LOAD, STORE, LOAD_N, STORE_N)                            \
+#define MG_DEFINE_TILE16_(dtype, LOAD, STORE, LOAD2, STORE2, LOAD_N, STORE_N)            \
     static void MG_FN_(dtype)(const void *grad_v, const void *x_v, void *out_v, size_t n) {    \
         const uint16_t *grad = (const uint16_t *)grad_v;                                 \
         const uint16_t *x = (const uint16_t *)x_v;                                       \
         uint16_t *out = (uint16_t *)out_v;                                               \
         size_t i = 0;                                                                    \
         for (; i + 2 * MG_LANES <= n; i += 2 * MG_LANES) {                               \
-            const mg_vf x0 = LOAD(x + i), x1 = LOAD(x + i + MG_LANES);                   \
-            const mg_vf g0 = LOAD(grad + i), g1 = LOAD(grad + i + MG_LANES);             \
+            mg_vf x0, x1, g0, g1;                                                        \
+            LOAD2(x + i, &x0, &x1);                                                      \
+            LOAD2(grad + i, &g0, &g1);                                                   \
             /* nothing is stored before both results exist, so in-place inputs stay intact */ \
             mg_vf y0, y1;                                                                \
             if (MG_FN_(pair_short)(x0, x1, g0, g1)) {                                    \
@@ -316,8 +317,7 @@ MG_ALWAYS_INLINE int MG_FN_(pair_short)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) 
                 y0 = MG_FN_(grad16_general)(g0, x0);                                     \
                 y1 = MG_FN_(grad16_general)(g1, x1);                                     \
             }                                                                            \
-            STORE(out + i, y0);                                                          \
-            STORE(out + i + MG_LANES, y1);                                               \
+            STORE2(out + i, y0, y1);                                                     \
         }                                                                                \
         for (; i + MG_LANES <= n; i += MG_LANES)                                         \
             STORE(out + i, MG_FN_(grad16_general)(LOAD(grad + i), LOAD(x + i)));         \
@@ -328,10 +328,13 @@ MG_ALWAYS_INLINE int MG_FN_(pair_short)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) 
         }                                                                                \
     }
 
-MG_DEFINE_TILE16_(f16, mg_load_f16, mg_store_f16, mg_load_f16_n, mg_store_f16_n)
-MG_DEFINE_TILE16_(bf16, mg_load_bf16, mg_store_bf16, mg_load_bf16_n, mg_store_bf16_n)
-MG_DEFINE_TILE16_(f16_streamed, mg_load_f16, mg_stream_f16, mg_load_f16_n, mg_store_f16_n)
-MG_DEFINE_TILE16_(bf16_streamed, mg_load_bf16, mg_stream_bf16, mg_load_bf16_n, mg_store_bf16_n)
+MG_DEFINE_TILE16_(f16, mg_load_f16, mg_store_f16, mg_load_f16_x2, mg_store_f16_x2, mg_load_f16_n, mg_store_f16_n)
+MG_DEFINE_TILE16_(bf16, mg_load_bf16, mg_store_bf16, mg_load_bf16_x2, mg_store_bf16_x2, mg_load_bf16_n,
+                  mg_store_bf16_n)
+MG_DEFINE_TILE16_(f16_streamed, mg_load_f16, mg_stream_f16, mg_load_f16_x2, mg_stream_f16_x2, mg_load_f16_n,
+                  mg_store_f16_n)
+MG_DEFINE_TILE16_(bf16_streamed, mg_load_bf16, mg_stream_bf16, mg_load_bf16_x2, mg_stream_bf16_x2, mg_load_bf16_n,
+                  mg_store_bf16_n)
 
 #undef MG_DEFINE_TILE16_
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mg_simd_partial.h"
+#include "mg_simd_pair.h"
 
 #define MG_LANES 8
 
@@ -130,5 +131,11 @@ static inline void mg_store_f32_n(float *p, mg_vf v, size_t n) { _mm256_maskstor
 /* AVX2 has no 16-bit masked load: go through a zeroed 8-lane buffer */
 MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, f16, mg_load_f16, mg_store_f16)
 MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, bf16, mg_load_bf16, mg_store_bf16)
+
+/* ---- pairs of vectors ------------------------------------------------------------------ */
+
+MG_DEFINE_PAIR_VIA_SINGLE(float, f32, mg_loadu, mg_storeu, mg_stream)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, f16, mg_load_f16, mg_store_f16, mg_stream_f16)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, bf16, mg_load_bf16, mg_store_bf16, mg_stream_bf16)
 
 #endif /* MG_SIMD_AVX2_H_ */

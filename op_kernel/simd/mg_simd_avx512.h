@@ -12,6 +12,8 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "mg_simd_pair.h"
+
 #define MG_LANES 16
 
 typedef __m512 mg_vf;
@@ -143,5 +145,55 @@ static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) {
 static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) {
     _mm256_mask_storeu_epi16(p, mg_lane_mask_(n), mg_bf16_bits_(v));
 }
+
+/* ---- pairs of vectors ------------------------------------------------------------------ */
+
+MG_DEFINE_PAIR_VIA_SINGLE(float, f32, mg_loadu, mg_storeu, mg_stream)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, f16, mg_load_f16, mg_store_f16, mg_stream_f16)
+
+/* bfloat16 pairs: 32 words in one load, each half widened by one zero-masking vpermw that
+   puts word i in the high half of lane i (mg_load_bf16 takes a zero-extend and a shift);
+   stored, where the native conversion gives the integer rounding's bits (no NaN or
+   subnormal lane, see mg_bf16_bits_), by one vcvtne2ps2bf16 for all 32. */
+static inline void mg_load_bf16_x2(const uint16_t *p, mg_vf *first, mg_vf *second) {
+    const __m512i words = _mm512_loadu_si512((const void *)p);
+    const __m512i first_words = _mm512_set_epi16(15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0, 7, 0, 6, 0,
+                                                 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
+    const __m512i second_words = _mm512_add_epi16(first_words, _mm512_set1_epi16(16));
+    const __mmask32 high_halves = 0xAAAAAAAAu;
+    *first = _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(high_halves, first_words, words));
+    *second = _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(high_halves, second_words, words));
+}
+#if defined(MG_BF16_NATIVE)
+static inline int mg_bf16_pair_native_(mg_vf first, mg_vf second) {
+    return (_mm512_fpclass_ps_mask(first, 0x01 | 0x20 | 0x80) | _mm512_fpclass_ps_mask(second, 0x01 | 0x20 | 0x80)) == 0;
+}
+static inline void mg_store_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
+    if (mg_bf16_pair_native_(first, second)) {
+        _mm512_storeu_si512((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));
+        return;
+    }
+    mg_store_bf16(p, first);
+    mg_store_bf16(p + MG_LANES, second);
+}
+/* p is MG_STREAM_ALIGN-aligned, as for mg_stream: a pair is exactly one 64-byte line */
+static inline void mg_stream_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
+    if (mg_bf16_pair_native_(first, second)) {
+        _mm512_stream_si512((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));
+        return;
+    }
+    mg_stream_bf16(p, first);
+    mg_stream_bf16(p + MG_LANES, second);
+}
+#else
+static inline void mg_store_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
+    mg_store_bf16(p, first);
+    mg_store_bf16(p + MG_LANES, second);
+}
+static inline void mg_stream_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
+    mg_stream_bf16(p, first);
+    mg_stream_bf16(p + MG_LANES, second);
+}
+#endif
 
 #endif /* MG_SIMD_AVX512_H_ */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mg_simd_partial.h"
+#include "mg_simd_pair.h"
 
 #define MG_LANES 4
 
@@ -116,5 +117,11 @@ static inline void mg_stream_bf16(uint16_t *p, mg_vf v) { mg_store_bf16(p, v); }
 MG_DEFINE_PARTIAL_VIA_BUFFER(float, f32, mg_loadu, mg_storeu)
 MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, f16, mg_load_f16, mg_store_f16)
 MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, bf16, mg_load_bf16, mg_store_bf16)
+
+/* ---- pairs of vectors ------------------------------------------------------------------ */
+
+MG_DEFINE_PAIR_VIA_SINGLE(float, f32, mg_loadu, mg_storeu, mg_stream)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, f16, mg_load_f16, mg_store_f16, mg_stream_f16)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, bf16, mg_load_bf16, mg_store_bf16, mg_stream_bf16)
 
 #endif /* MG_SIMD_NEON_H_ */

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mg_simd_pair.h"
+
 #define MG_LANES 1
 
 typedef float mg_vf;    /* float32 lanes */
@@ -153,5 +155,11 @@ static inline mg_vf mg_load_f16_n(const uint16_t *p, size_t n) { (void)n; return
 static inline void mg_store_f16_n(uint16_t *p, mg_vf v, size_t n) { (void)n; mg_store_f16(p, v); }
 static inline mg_vf mg_load_bf16_n(const uint16_t *p, size_t n) { (void)n; return mg_load_bf16(p); }
 static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) { (void)n; mg_store_bf16(p, v); }
+
+/* ---- pairs of vectors ------------------------------------------------------------------ */
+
+MG_DEFINE_PAIR_VIA_SINGLE(float, f32, mg_loadu, mg_storeu, mg_stream)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, f16, mg_load_f16, mg_store_f16, mg_stream_f16)
+MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, bf16, mg_load_bf16, mg_store_bf16, mg_stream_bf16)
 
 #endif /* MG_SIMD_SCALAR_H_ */
