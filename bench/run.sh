@@ -122,6 +122,11 @@ rm -f "$bench_csv" "$torch_csv"
   echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -sm), $(nproc) CPUs:" \
        "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
   echo "# load average before the run: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+  # The CPU as lscpu names it (the machine is not always the same one: figures from two
+  # files compare only when these lines agree)
+  if command -v lscpu >/dev/null 2>&1; then
+    lscpu | grep -E '^(CPU\(s\)|Model name|Thread\(s\) per core|L2 cache|L3 cache):' || true
+  fi
 } > "$out_dir/machine$suffix.txt"
 for threads in $threads_list; do
   for isa in $isas; do
