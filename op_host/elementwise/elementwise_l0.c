@@ -7,9 +7,14 @@
 
 /* Blocks start on 512-byte boundaries, as CANN's tiling aligns them for its DMA. */
 #define BLOCK_ALIGN_BYTES 512
-/* Below this many elements per thread, a wake-up of the pool costs more than it saves
-   (a thread hand-off is a few microseconds; the kernels do ~4-5 elements per ns). */
-#define MIN_ELEMS_PER_THREAD 32768
+/* Below this many elements per thread, a wake-up of the pool costs more than it saves.
+   A hand-off costs about 1-2 us on this machine and the kernels do 2-4 elements per ns, so
+   4096 elements (1-2 us of work) is about where a second thread starts to pay. Measured
+   with bench/ on 2 threads, 2026-12-01 (MishGradV2, both operators, ours / oneDNN): 4096
+   against the earlier 32768 took the forward's float32 1e4 from 0.55x to 0.75x and 5e4 from
+   0.44x to 0.81x, its bfloat16 2e4 from 0.88x to 1.34x, the backward's float32 1e4 from
+   0.77x to 1.35x; 8192 and 16384 were in between, 2048 mixed at 5e3. */
+#define MIN_ELEMS_PER_THREAD 4096
 /* Blocks are claimed dynamically (in shrinking runs, see runtime/thread_pool.c), so the
    threads finish together only if the last block is short: aim for blocks of about this
    many elements (~2 us of kernel time), with at least MIN_BLOCKS_PER_THREAD per thread (a

@@ -3,7 +3,7 @@
  * internal header op_host/elementwise/elementwise.h, compiled into this test) against
  * written expectations. Its rules, from the layer's comments:
  *
- *   threads  = clamp(total / 32768, 1, the threads offered)   (32768 elements per thread)
+ *   threads  = clamp(total / 4096, 1, the threads offered)   (4096 elements per thread)
  *   blocks   = 1 on one thread, else clamp(total / 8192, 4 per thread, 64 per thread)
  *   block    = ceil(total / blocks) rounded up to 512 bytes of elements, at least 1;
  *              block count = ceil(total / block)
@@ -26,15 +26,21 @@ typedef struct tiling_case {
 } tiling_case;
 
 static const tiling_case cases[] = {
-    /* one thread: below 2 x 32768 elements */
+    /* one thread: below 2 x 4096 elements */
     {0, 4, 2, 1, 1, 0, 0},
     {1, 4, 2, 1, 128, 1, 0},
     {1000, 2, 2, 1, 1024, 1, 0},
-    {32767, 4, 8, 1, 32768, 1, 0},
-    {65535, 4, 2, 1, 65536, 1, 0},
-    /* two threads from 65536 elements; at least 4 blocks each */
+    {4095, 4, 8, 1, 4096, 1, 0},
+    {8191, 4, 2, 1, 8192, 1, 0},
+    /* two threads from 8192 elements; at least 4 blocks each */
+    {8192, 4, 2, 2, 1024, 8, 0},
+    {8192, 2, 3, 2, 1024, 8, 0},
+    {10000, 4, 2, 2, 1280, 8, 0},
+    {12288, 4, 4, 3, 1024, 12, 0},
+    {32767, 4, 8, 7, 1280, 26, 0},
+    {65535, 4, 2, 2, 8192, 8, 0},
     {65536, 4, 2, 2, 8192, 8, 0},
-    {65536, 2, 3, 2, 8192, 8, 0},
+    {65536, 2, 3, 3, 5632, 12, 0},
     {100000, 4, 2, 2, 8448, 12, 0},
     {300000, 4, 2, 2, 8448, 36, 0},
     /* blocks of about 8192 elements */
@@ -89,8 +95,8 @@ MG_TEST(tiling_invariants) {
         }
         int ok = t.block_elems >= 1 && (total == 0 || (t.block_elems * es) % 512 == 0) && t.block_count * t.block_elems >= total &&
                  (t.block_count == 0 || (t.block_count - 1) * t.block_elems < total) && t.threads >= 1 &&
-                 t.threads <= threads && (t.threads == 1 || total / t.threads >= 32768) &&
-                 (t.threads == threads || total / (t.threads + 1) < 32768) &&
+                 t.threads <= threads && (t.threads == 1 || total / t.threads >= 4096) &&
+                 (t.threads == threads || total / (t.threads + 1) < 4096) &&
                  t.stream_out == (total * es / t.threads >= ((int64_t)1 << 20)) &&
                  (t.threads == 1 ? t.block_count <= 1 : t.block_count <= 64 * (int64_t)t.threads);
         if (!ok)
