@@ -164,36 +164,27 @@ static inline void mg_load_bf16_x2(const uint16_t *p, mg_vf *first, mg_vf *secon
     *first = _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(high_halves, first_words, words));
     *second = _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(high_halves, second_words, words));
 }
+/* A pair's store (WIDE: one 64-byte store of 32 words) or stream (WIDE: its streaming form;
+   p is MG_STREAM_ALIGN-aligned, as for mg_stream, so a pair is exactly one 64-byte line) */
 #if defined(MG_BF16_NATIVE)
-static inline int mg_bf16_pair_native_(mg_vf first, mg_vf second) {
-    return (_mm512_fpclass_ps_mask(first, 0x01 | 0x20 | 0x80) | _mm512_fpclass_ps_mask(second, 0x01 | 0x20 | 0x80)) == 0;
-}
-static inline void mg_store_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
-    if (mg_bf16_pair_native_(first, second)) {
-        _mm512_storeu_si512((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));
-        return;
+#define MG_DEFINE_BF16_PAIR_STORE_(name, WIDE, SINGLE)                                                    \
+    static inline void name(uint16_t *p, mg_vf first, mg_vf second) {                                   \
+        if ((_mm512_fpclass_ps_mask(first, 0x01 | 0x20 | 0x80) | _mm512_fpclass_ps_mask(second, 0x01 | 0x20 | 0x80)) == 0) { \
+            WIDE((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));                                \
+            return;                                                                                      \
+        }                                                                                                \
+        SINGLE(p, first);                                                                                \
+        SINGLE(p + MG_LANES, second);                                                                    \
     }
-    mg_store_bf16(p, first);
-    mg_store_bf16(p + MG_LANES, second);
-}
-/* p is MG_STREAM_ALIGN-aligned, as for mg_stream: a pair is exactly one 64-byte line */
-static inline void mg_stream_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
-    if (mg_bf16_pair_native_(first, second)) {
-        _mm512_stream_si512((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));
-        return;
-    }
-    mg_stream_bf16(p, first);
-    mg_stream_bf16(p + MG_LANES, second);
-}
 #else
-static inline void mg_store_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
-    mg_store_bf16(p, first);
-    mg_store_bf16(p + MG_LANES, second);
-}
-static inline void mg_stream_bf16_x2(uint16_t *p, mg_vf first, mg_vf second) {
-    mg_stream_bf16(p, first);
-    mg_stream_bf16(p + MG_LANES, second);
-}
+#define MG_DEFINE_BF16_PAIR_STORE_(name, WIDE, SINGLE)                    \
+    static inline void name(uint16_t *p, mg_vf first, mg_vf second) {   \
+        SINGLE(p, first);                                                \
+        SINGLE(p + MG_LANES, second);                                    \
+    }
 #endif
+MG_DEFINE_BF16_PAIR_STORE_(mg_store_bf16_x2, _mm512_storeu_si512, mg_store_bf16)
+MG_DEFINE_BF16_PAIR_STORE_(mg_stream_bf16_x2, _mm512_stream_si512, mg_stream_bf16)
+#undef MG_DEFINE_BF16_PAIR_STORE_
 
 #endif /* MG_SIMD_AVX512_H_ */
