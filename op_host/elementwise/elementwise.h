@@ -40,8 +40,9 @@ extern "C" {
 /* ---- the operator's declaration ------------------------------------------------------- */
 
 /* The dtypes an operator takes on one product; count 0: the operator does not run there
-   (phase 1 judges the arguments against the dtypes of every product, then returns 561003
-   naming the product). */
+   (phase 1 judges the arguments against the operator's Ascend910 list, as CANN's default
+   list for chips before the 910B, or against every product's dtypes when it has none, then
+   returns 561003 naming the product). */
 typedef struct ew_dtype_list {
     int count;
     aclDataType dtypes[EW_MAX_DTYPES];

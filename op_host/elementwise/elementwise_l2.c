@@ -86,28 +86,37 @@ static const ew_dtype_list *product_dtypes(const ew_operator *op) {
     return list->count > 0 ? list : NULL;
 }
 
-/* Every dtype the operator takes on some product: the list a product that does not carry
-   it checks against, so that its arguments are judged as on any other product before the
-   kernel lookup fails (CANN's order: the parameter checks, then the kernel). */
-static void all_products_dtypes(const ew_operator *op, ew_dtype_list *all) {
-    all->count = 0;
+/* The list a product that does not carry the operator judges the arguments against, so
+   that they are checked as on any other product before the kernel lookup fails (CANN's
+   order: the parameter checks, then the kernel). CANN's operators pick their dtype list by
+   chip generation with the pre-910B list as the default for every other chip (ops-nn's
+   GetDtypeSupportListV2 and aclnn_mish_backward.cpp's switch), so a product without the
+   operator is judged by the operator's Ascend910 list: BFLOAT16 there is a dtype error
+   (161002), FLOAT a missing kernel (561003). An operator that has no Ascend910 list is
+   judged by every dtype it takes anywhere. */
+static void fallback_dtypes(const ew_operator *op, ew_dtype_list *list) {
+    if (op->dtypes_by_product[MGRT_SOC_ASCEND910].count > 0) {
+        *list = op->dtypes_by_product[MGRT_SOC_ASCEND910];
+        return;
+    }
+    list->count = 0;
     for (int g = 0; g < MGRT_SOC_GENERATION_COUNT; g++)
         for (int i = 0; i < op->dtypes_by_product[g].count; i++) {
             aclDataType dtype = op->dtypes_by_product[g].dtypes[i];
             int seen = 0;
-            for (int j = 0; j < all->count; j++) seen |= all->dtypes[j] == dtype;
-            if (!seen && all->count < EW_MAX_DTYPES) all->dtypes[all->count++] = dtype;
+            for (int j = 0; j < list->count; j++) seen |= list->dtypes[j] == dtype;
+            if (!seen && list->count < EW_MAX_DTYPES) list->dtypes[list->count++] = dtype;
         }
 }
 
 /* The dtype list, then equal dtypes. */
 static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const aclTensor *const *tensors) {
     const mgrt_soc_profile *soc = mgrt_soc();
-    ew_dtype_list every;
+    ew_dtype_list fallback;
     const ew_dtype_list *allowed = product_dtypes(op);
     if (allowed == NULL) {
-        all_products_dtypes(op, &every);
-        allowed = &every;
+        fallback_dtypes(op, &fallback);
+        allowed = &fallback;
     }
     const int count = op->input_count + 1;
     for (int i = 0; i < count; i++) {

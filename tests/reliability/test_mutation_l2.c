@@ -54,6 +54,13 @@ static aclnnStatus odd_l0(aclOpExecutor *executor, const nnop_buffer *inputs, nn
     return ACLNN_SUCCESS; /* no kernel step: phase 1 is what is judged */
 }
 static const ew_operator odd = {"Odd", 1, odd_names, odd_dtypes, odd_l0};
+/* an operator with no Ascend910 list: a product without it is judged by every product's dtypes */
+static const ew_dtype_list late_dtypes[MGRT_SOC_GENERATION_COUNT] = {
+    [MGRT_SOC_CPU] = {1, {ACL_FLOAT16}},
+    [MGRT_SOC_ASCEND910B] = {2, {ACL_BF16, ACL_FLOAT}},
+    [MGRT_SOC_ASCEND950] = {1, {ACL_INT8}},
+};
+static const ew_operator late = {"Late", 1, odd_names, late_dtypes, odd_l0};
 /* an operator no product carries: every dtype is refused, against an empty list */
 static const ew_dtype_list none_dtypes[MGRT_SOC_GENERATION_COUNT] = {{0, {0}}};
 static const ew_operator none = {"None", 1, odd_names, none_dtypes, odd_l0};
@@ -227,46 +234,61 @@ MG_TEST(dtype_lists_by_product) {
         aclDataType dtype;
         aclnnStatus status;
         const char *message; /* NULL: accepted */
+        int late;            /* 1: the call is to Late, 0: to Odd */
     } cases[] = {
         /* the CPU profile takes FLOAT16 only; the hint names the first Ascend product */
-        {NULL, ACL_FLOAT16, ACLNN_SUCCESS, NULL},
+        {NULL, ACL_FLOAT16, ACLNN_SUCCESS, NULL, 0},
         {NULL, ACL_FLOAT, ACLNN_ERR_PARAM_INVALID,
          "aclnnOdd: x has dtype FLOAT (value 0); supported: FLOAT16 (FLOAT needs an Ascend910-class SoC; this is "
-         "MishGradV2-CPU)"},
+         "MishGradV2-CPU)", 0},
         {NULL, ACL_BF16, ACLNN_ERR_PARAM_INVALID,
          "aclnnOdd: x has dtype BFLOAT16 (value 27); supported: FLOAT16 (BFLOAT16 needs an Ascend910B-class SoC or "
-         "later; this is MishGradV2-CPU)"},
+         "later; this is MishGradV2-CPU)", 0},
         {NULL, ACL_INT8, ACLNN_ERR_PARAM_INVALID,
          "aclnnOdd: x has dtype INT8 (value 2); supported: FLOAT16 (INT8 needs an Ascend950-class SoC; this is "
-         "MishGradV2-CPU)"},
-        {NULL, ACL_INT32, ACLNN_ERR_PARAM_INVALID, "aclnnOdd: x has dtype INT32 (value 3); supported: FLOAT16"},
-        {"Ascend910B2", ACL_FLOAT, ACLNN_SUCCESS, NULL},
-        {"Ascend910B2", ACL_BF16, ACLNN_SUCCESS, NULL},
+         "MishGradV2-CPU)", 0},
+        {NULL, ACL_INT32, ACLNN_ERR_PARAM_INVALID, "aclnnOdd: x has dtype INT32 (value 3); supported: FLOAT16", 0},
+        {"Ascend910B2", ACL_FLOAT, ACLNN_SUCCESS, NULL, 0},
+        {"Ascend910B2", ACL_BF16, ACLNN_SUCCESS, NULL, 0},
         {"Ascend910B2", ACL_FLOAT16, ACLNN_ERR_PARAM_INVALID,
-         "aclnnOdd: x has dtype FLOAT16 (value 1); supported: BFLOAT16, FLOAT"},
-        {"Ascend950PR", ACL_INT8, ACLNN_SUCCESS, NULL},
-        /* a product that does not carry it: judged against the union, in product order, then 561003 */
-        {"Ascend310P3", ACL_FLOAT16, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-         "aclnnOdd: Odd is not supported on Ascend310P3 (Atlas inference series)"},
-        {"Ascend310P3", ACL_INT8, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-         "aclnnOdd: Odd is not supported on Ascend310P3 (Atlas inference series)"},
+         "aclnnOdd: x has dtype FLOAT16 (value 1); supported: BFLOAT16, FLOAT", 0},
+        {"Ascend950PR", ACL_INT8, ACLNN_SUCCESS, NULL, 0},
+        /* a product that does not carry it: judged against its Ascend910 list (CANN's default
+           list for the chips before the 910B), then 561003 */
+        {"Ascend310P3", ACL_FLOAT, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+         "aclnnOdd: Odd is not supported on Ascend310P3 (Atlas inference series)", 0},
         {"Ascend310B1", ACL_FLOAT, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-         "aclnnOdd: Odd is not supported on Ascend310B1 (Atlas 200I/500 A2 inference product)"},
-        {"Ascend310P3", ACL_INT32, ACLNN_ERR_PARAM_INVALID,
-         "aclnnOdd: x has dtype INT32 (value 3); supported: FLOAT16, FLOAT, BFLOAT16, INT8"},
+         "aclnnOdd: Odd is not supported on Ascend310B1 (Atlas 200I/500 A2 inference product)", 0},
+        {"Ascend310P3", ACL_FLOAT16, ACLNN_ERR_PARAM_INVALID, "aclnnOdd: x has dtype FLOAT16 (value 1); supported: FLOAT", 0},
+        {"Ascend310P3", ACL_INT8, ACLNN_ERR_PARAM_INVALID,
+         "aclnnOdd: x has dtype INT8 (value 2); supported: FLOAT (INT8 needs an Ascend950-class SoC; this is "
+         "Ascend310P3)", 0},
+        {"Ascend310B1", ACL_BF16, ACLNN_ERR_PARAM_INVALID,
+         "aclnnOdd: x has dtype BFLOAT16 (value 27); supported: FLOAT (BFLOAT16 needs an Ascend910B-class SoC or "
+         "later; this is Ascend310B1)", 0},
+        {"Ascend310P3", ACL_INT32, ACLNN_ERR_PARAM_INVALID, "aclnnOdd: x has dtype INT32 (value 3); supported: FLOAT", 0},
+        /* an operator with no Ascend910 list: judged against the union, in product order */
+        {"Ascend310P3", ACL_INT8, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+         "aclnnLate: Late is not supported on Ascend310P3 (Atlas inference series)", 1},
+        {"Ascend910A", ACL_FLOAT, ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+         "aclnnLate: Late is not supported on Ascend910A (Atlas training series)", 1},
+        {"Ascend310B1", ACL_INT32, ACLNN_ERR_PARAM_INVALID,
+         "aclnnLate: x has dtype INT32 (value 3); supported: FLOAT16, BFLOAT16, FLOAT, INT8", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         session(cases[i].soc);
         buf x = make(cases[i].dtype, 1, dims, NULL, 0, 4), y = make(cases[i].dtype, 1, dims, NULL, 0, 4);
         e = NULL;
-        aclnnStatus status = phase1(&odd, "aclnnOdd", &x, &y, &ws, &e);
+        const char *api = cases[i].late ? "aclnnLate" : "aclnnOdd";
+        aclnnStatus status =
+            cases[i].late ? phase1(&late, api, &x, &y, &ws, &e) : phase1(&odd, api, &x, &y, &ws, &e);
         if (status != cases[i].status)
             MG_FAIL("%s, dtype %d: status %d, expected %d", cases[i].soc ? cases[i].soc : "cpu", (int)cases[i].dtype,
                     (int)status, (int)cases[i].status);
         else
             MG_CHECK(1);
         if (cases[i].message) check_message(cases[i].message);
-        if (status == ACLNN_SUCCESS && e != NULL) MG_CHECK_EQ_INT(ew_launch("aclnnOdd", NULL, ws, e, NULL), 0);
+        if (status == ACLNN_SUCCESS && e != NULL) MG_CHECK_EQ_INT(ew_launch(api, NULL, ws, e, NULL), 0);
         drop(&x);
         drop(&y);
     }
