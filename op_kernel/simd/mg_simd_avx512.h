@@ -112,11 +112,15 @@ static inline mg_vf mg_load_bf16(const uint16_t *p) {
     const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p));
     return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
 }
+#if defined(MG_BF16_NATIVE)
+/* The lanes vcvtneps2bf16 would narrow differently from the integer rounding below.
+   vfpclassps classes: 0x01 quiet NaN, 0x20 subnormal, 0x80 signalling NaN. A normal input
+   rounds to a normal bfloat16 or to inf either way. */
+static inline __mmask16 mg_bf16_not_native_(mg_vf v) { return _mm512_fpclass_ps_mask(v, 0x01 | 0x20 | 0x80); }
+#endif
 static inline __m256i mg_bf16_bits_(mg_vf v) {
 #if defined(MG_BF16_NATIVE)
-    /* vfpclassps classes: 0x01 quiet NaN, 0x20 subnormal, 0x80 signalling NaN. A normal
-       input rounds to a normal bfloat16 or to inf, as with the integer rounding below. */
-    if (_mm512_fpclass_ps_mask(v, 0x01 | 0x20 | 0x80) == 0) return (__m256i)_mm512_cvtneps_pbh(v);
+    if (mg_bf16_not_native_(v) == 0) return (__m256i)_mm512_cvtneps_pbh(v);
 #endif
     const __m512i u = _mm512_castps_si512(v);
     const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
@@ -164,27 +168,23 @@ static inline void mg_load_bf16_x2(const uint16_t *p, mg_vf *first, mg_vf *secon
     *first = _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(high_halves, first_words, words));
     *second = _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(high_halves, second_words, words));
 }
+#if defined(MG_BF16_NATIVE)
 /* A pair's store (WIDE: one 64-byte store of 32 words) or stream (WIDE: its streaming form;
    p is MG_STREAM_ALIGN-aligned, as for mg_stream, so a pair is exactly one 64-byte line) */
-#if defined(MG_BF16_NATIVE)
-#define MG_DEFINE_BF16_PAIR_STORE_(name, WIDE, SINGLE)                                                    \
-    static inline void name(uint16_t *p, mg_vf first, mg_vf second) {                                   \
-        if ((_mm512_fpclass_ps_mask(first, 0x01 | 0x20 | 0x80) | _mm512_fpclass_ps_mask(second, 0x01 | 0x20 | 0x80)) == 0) { \
-            WIDE((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));                                \
-            return;                                                                                      \
-        }                                                                                                \
-        SINGLE(p, first);                                                                                \
-        SINGLE(p + MG_LANES, second);                                                                    \
+#define MG_DEFINE_BF16_PAIR_STORE_(name, WIDE, SINGLE)                                     \
+    static inline void name(uint16_t *p, mg_vf first, mg_vf second) {                    \
+        if ((mg_bf16_not_native_(first) | mg_bf16_not_native_(second)) == 0) {            \
+            WIDE((void *)p, (__m512i)_mm512_cvtne2ps_pbh(second, first));                 \
+            return;                                                                       \
+        }                                                                                 \
+        SINGLE(p, first);                                                                 \
+        SINGLE(p + MG_LANES, second);                                                     \
     }
-#else
-#define MG_DEFINE_BF16_PAIR_STORE_(name, WIDE, SINGLE)                    \
-    static inline void name(uint16_t *p, mg_vf first, mg_vf second) {   \
-        SINGLE(p, first);                                                \
-        SINGLE(p + MG_LANES, second);                                    \
-    }
-#endif
 MG_DEFINE_BF16_PAIR_STORE_(mg_store_bf16_x2, _mm512_storeu_si512, mg_store_bf16)
 MG_DEFINE_BF16_PAIR_STORE_(mg_stream_bf16_x2, _mm512_stream_si512, mg_stream_bf16)
 #undef MG_DEFINE_BF16_PAIR_STORE_
+#else
+MG_DEFINE_PAIR_STORES_VIA_SINGLE(uint16_t, bf16, mg_store_bf16, mg_stream_bf16)
+#endif
 
 #endif /* MG_SIMD_AVX512_H_ */

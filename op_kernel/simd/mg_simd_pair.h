@@ -9,11 +9,8 @@
 #ifndef MG_SIMD_PAIR_H_
 #define MG_SIMD_PAIR_H_
 
-#define MG_DEFINE_PAIR_VIA_SINGLE(elem_t, name, LOAD, STORE, STREAM)                            \
-    static inline void mg_load_##name##_x2(const elem_t *p, mg_vf *first, mg_vf *second) {    \
-        *first = LOAD(p);                                                                      \
-        *second = LOAD(p + MG_LANES);                                                          \
-    }                                                                                          \
+/* The stores alone, for an ISA that writes its own pair load */
+#define MG_DEFINE_PAIR_STORES_VIA_SINGLE(elem_t, name, STORE, STREAM)                           \
     static inline void mg_store_##name##_x2(elem_t *p, mg_vf first, mg_vf second) {           \
         STORE(p, first);                                                                       \
         STORE(p + MG_LANES, second);                                                           \
@@ -22,5 +19,12 @@
         STREAM(p, first);                                                                      \
         STREAM(p + MG_LANES, second);                                                          \
     }
+
+#define MG_DEFINE_PAIR_VIA_SINGLE(elem_t, name, LOAD, STORE, STREAM)                            \
+    static inline void mg_load_##name##_x2(const elem_t *p, mg_vf *first, mg_vf *second) {    \
+        *first = LOAD(p);                                                                      \
+        *second = LOAD(p + MG_LANES);                                                          \
+    }                                                                                          \
+    MG_DEFINE_PAIR_STORES_VIA_SINGLE(elem_t, name, STORE, STREAM)
 
 #endif /* MG_SIMD_PAIR_H_ */
