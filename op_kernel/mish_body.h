@@ -91,26 +91,30 @@ MG_ALWAYS_INLINE mg_vf MISH_FN_(fast)(mg_vf x) {
     const mg_vm is_low = mg_lt(xc, mg_set(MISH_SPLIT_LOW));
     const mg_vm is_high = mg_le(mg_set(MISH_SPLIT_HIGH), xc);
     /* middle and high: t - c = ((1 - c) v (v + 4) + 3 - 5c) / d in v = e - 1 =
-       fma(E, s, E - 1), rounded once (E - 1 is exact for E in [0.5, 4)); 1 - c and
-       3 - 5c are exact for c = c0 and c = 1 */
+       fma(E, s, E - 1), rounded once (E - 1 is exact for E in [0.5, 4)); for c = c0 the
+       coefficients 1 - c0, 4 (1 - c0), 3 - 5 c0 are exact constants, and for c = 1 the
+       numerator is the constant -2 */
     const mg_vf v = mg_fma(big_e, s, mg_sub(big_e, one));
-    const mg_vf c_v = mg_select(is_high, one, mg_set(MISH_C0));
-    const mg_vf a2_v = mg_sub(one, c_v);
-    const mg_vf num_v = mg_fma(mg_fma(a2_v, v, mg_mul(a2_v, mg_set(4.0f))), v, mg_fma(mg_set(-5.0f), c_v, mg_set(3.0f)));
+    const mg_vf num_middle = mg_fma(mg_fma(mg_set(MISH_1_MINUS_C0), v, mg_set(MISH_4_MINUS_4C0)), v,
+                                    mg_set(MISH_3_MINUS_5C0));
     /* low: u - c = (-c e^2 + (1 - 2c) e + 2 - 2c) / d, c = MISH_C_LOW */
     const mg_vf num_low = mg_fma(mg_fma(mg_set(-MISH_C_LOW), e, mg_set(1.0f - 2.0f * MISH_C_LOW)), e,
                                  mg_set(2.0f - 2.0f * MISH_C_LOW));
-    const mg_vf c = mg_select(is_low, mg_set(MISH_C_LOW), c_v);
+    /* -c, the anchor negated: the products below take it as it is, so no lane needs a
+       negation of its own and the sign of a zero comes out of IEEE rules alone */
+    const mg_vf neg_c = mg_select(is_low, mg_set(-MISH_C_LOW), mg_select(is_high, mg_set(-1.0f), mg_set(-MISH_C0)));
+    const mg_vf num = mg_select(is_low, num_low, mg_select(is_high, mg_set(-2.0f), num_middle));
     const mg_vf d = mg_fma(mg_add(e, mg_set(2.0f)), e, mg_set(2.0f));
-    const mg_vf w = mg_div(mg_select(is_low, num_low, num_v), d);
+    const mg_vf w = mg_div(num, d);
     /* low: W = w + s (c + w); P = E */
-    const mg_vf big_w = mg_select(is_low, mg_fma(s, mg_add(c, w), w), w);
+    const mg_vf big_w = mg_select(is_low, mg_fma(s, mg_sub(w, neg_c), w), w);
     const mg_vf p = mg_select(is_low, big_e, one);
-    /* hi - nlo = x p exactly; nlo = fma(-x, p, hi) is +0 where x p is exact (every x
-       outside the low region), and nlo (-c) is then -0, which keeps the sign of x = -0 */
+    /* hi - nlo = x p exactly; nlo = hi - x p is +0 where x p is exact (every x outside
+       the low region), and nlo (-c) is then -0, which keeps the sign of x = -0.
+       y = hi c + (hi W - nlo c), the last product rounded first */
     const mg_vf hi = mg_mul(x, p);
-    const mg_vf nlo = mg_fma(mg_sub(mg_set(0.0f), x), p, hi);
-    return mg_fma(hi, c, mg_fma(hi, big_w, mg_mul(nlo, mg_sub(mg_set(0.0f), c))));
+    const mg_vf nlo = mg_fnma(x, p, hi);
+    return mg_fnma(hi, neg_c, mg_fma(hi, big_w, mg_mul(nlo, neg_c)));
 }
 
 /* The 16-bit tiles' evaluation: t = n / d as written, with the short exp (relative error

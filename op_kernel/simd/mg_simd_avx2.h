@@ -31,6 +31,7 @@ static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return _mm256_sub_ps(a, b); }
 static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return _mm256_mul_ps(a, b); }
 static inline mg_vf mg_div(mg_vf a, mg_vf b) { return _mm256_div_ps(a, b); }
 static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return _mm256_fmadd_ps(a, b, c); }
+static inline mg_vf mg_fnma(mg_vf a, mg_vf b, mg_vf c) { return _mm256_fnmadd_ps(a, b, c); }
 
 static inline mg_vf mg_abs(mg_vf a) {
     return _mm256_and_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)));

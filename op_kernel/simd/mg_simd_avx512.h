@@ -35,6 +35,7 @@ static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return _mm512_sub_ps(a, b); }
 static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return _mm512_mul_ps(a, b); }
 static inline mg_vf mg_div(mg_vf a, mg_vf b) { return _mm512_div_ps(a, b); }
 static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline mg_vf mg_fnma(mg_vf a, mg_vf b, mg_vf c) { return _mm512_fnmadd_ps(a, b, c); }
 
 static inline mg_vf mg_abs(mg_vf a) {
     return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7FFFFFFF)));

@@ -33,6 +33,7 @@ static inline mg_vf mg_sub(mg_vf a, mg_vf b) { return vsubq_f32(a, b); }
 static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return vmulq_f32(a, b); }
 static inline mg_vf mg_div(mg_vf a, mg_vf b) { return vdivq_f32(a, b); }
 static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return vfmaq_f32(c, a, b); }
+static inline mg_vf mg_fnma(mg_vf a, mg_vf b, mg_vf c) { return vfmsq_f32(c, a, b); }
 
 static inline mg_vf mg_abs(mg_vf a) { return vabsq_f32(a); }
 static inline mg_vf mg_min(mg_vf a, mg_vf b) { return vbslq_f32(vcltq_f32(a, b), a, b); }

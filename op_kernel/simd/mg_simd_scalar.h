@@ -34,6 +34,8 @@ static inline mg_vf mg_mul(mg_vf a, mg_vf b) { return a * b; }
 static inline mg_vf mg_div(mg_vf a, mg_vf b) { return a / b; }
 /* a * b + c with one rounding */
 static inline mg_vf mg_fma(mg_vf a, mg_vf b, mg_vf c) { return fmaf(a, b, c); }
+/* c - a * b with one rounding (the product negated exactly, so -(+0) is -0) */
+static inline mg_vf mg_fnma(mg_vf a, mg_vf b, mg_vf c) { return fmaf(-a, b, c); }
 
 static inline uint32_t mg_bits_(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
 static inline float mg_float_(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
