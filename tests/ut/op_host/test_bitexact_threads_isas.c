@@ -27,13 +27,32 @@ static uint64_t fnv1a(const void *data, size_t bytes, uint64_t hash) {
     return hash;
 }
 
-/* Deterministic inputs over the interesting range, special values included. */
-static float input_value(uint64_t i, int which) {
+/* Special values, as float32 bit patterns: zeros, subnormals, the kernels' boundaries,
+   infinities, the largest floats, and NaNs with payloads, signalling and negative ones (a
+   kernel that passes a NaN's payload through on one ISA and not on another must show
+   here). Their upper halves are the bfloat16 patterns; float16 takes its own below. */
+static const uint32_t special_bits[] = {
+    0x00000000u, 0x80000000u, 0x000116C2u /* 1e-40 */, 0x800116C2u, 0x41A40000u /* 20.5 */,
+    0xC2B40000u /* -90 */, 0xC2DC0000u /* -110 */, 0xBF98A18Cu /* -1.19243 */, 0x7149F2CAu /* 1e30 */,
+    0x7F800000u, 0xFF800000u, 0x7F7FFFFFu, 0xFF7FFFFFu,
+    0x7FC00000u, 0x7F810000u /* signalling */, 0xFFC10000u /* negative, payload */, 0x7FE5A000u};
+#define SPECIAL_COUNT (sizeof special_bits / sizeof special_bits[0])
+/* Float16 NaNs with the same kinds of payload, for the NaN entries above */
+static const uint16_t f16_nans[] = {0x7E00u, 0x7C01u, 0xFE01u, 0x7F5Au};
+
+/* Deterministic inputs over the interesting range, special values included: the float32
+   value, and *special (the index into special_bits, or -1). */
+static float input_value(uint64_t i, int which, int *special) {
     uint64_t z = (i + 1) * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)which * UINT64_C(0xD1B54A32D192ED03);
     z = (z ^ (z >> 29)) * UINT64_C(0xBF58476D1CE4E5B9);
     z ^= z >> 32;
-    static const float specials[] = {0.0f, -0.0f, 1e-40f, -1e-40f, 20.5f, -90.0f, -110.0f, -1.19243f, 1e30f};
-    if (z % 97 == 0) return specials[(z >> 8) % (sizeof specials / sizeof specials[0])];
+    *special = -1;
+    if (z % 97 == 0) {
+        *special = (int)((z >> 8) % SPECIAL_COUNT);
+        float v;
+        memcpy(&v, &special_bits[*special], 4);
+        return v;
+    }
     return ((float)(z >> 40) / (float)(1u << 24)) * 60.0f - 40.0f;
 }
 
@@ -49,11 +68,13 @@ static uint64_t run_case(const ut_op *op, aclDataType dtype, int strided) {
     for (int i = 0; i < op->input_count; i++) {
         size_t count = t[i].bytes / ut_elem_size(dtype);
         for (size_t e = 0; e < count; e++) {
-            float v = input_value(e, i + 1);
+            int special;
+            float v = input_value(e, i + 1, &special);
             if (dtype == ACL_FLOAT) {
                 memcpy(t[i].host + 4 * e, &v, 4);
             } else {
                 uint16_t bits = dtype == ACL_FLOAT16 ? aclFloatToFloat16(v) : 0;
+                if (dtype == ACL_FLOAT16 && isnan(v)) bits = f16_nans[(e + (uint64_t)special) % 4];
                 if (dtype == ACL_BF16) { /* any bfloat16 pattern will do */
                     uint32_t wide;
                     memcpy(&wide, &v, 4);
