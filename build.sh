@@ -19,18 +19,23 @@ sanitize=""
 bench=ON
 clean=0
 
-# The operators this project builds: ops-nn's directory names, plus the names people use.
-known_ops="mish_grad_v2 mish"
+# The operators this project builds, one line each: ops-nn's directory name (the CTest
+# label op:<name> of the operator's own tests), then the other names people use.
+operator_table="
+mish_grad_v2 mish_grad MishGradV2 aclnnMishBackward
+mish Mish aclnnMish inplace_mish aclnnInplaceMish
+"
+known_ops=$(awk 'NF { printf "%s%s", sep, $1; sep = " " }' <<<"$operator_table")
 op_name() {
-  case "$1" in
-    mish_grad_v2|mish_grad|MishGradV2|aclnnMishBackward) echo mish_grad_v2 ;;
-    mish|Mish|aclnnMish|inplace_mish|aclnnInplaceMish) echo mish ;;
-    *) return 1 ;;
-  esac
+  awk -v name="$1" 'NF { for (i = 1; i <= NF; i++) if ($i == name) { print $1; found = 1; exit } }
+                    END { exit !found }' <<<"$operator_table"
 }
+# For the help text: "mish_grad_v2 (also mish_grad, ...)", one operator per line
+operator_help=$(awk 'NF { line = $1; if (NF > 1) { line = line " (also"; for (i = 2; i <= NF; i++) line = line (i > 2 ? ", " : " ") $i; line = line ")" }
+                          printf "%s                          %s", sep, line; sep = "\n" }' <<<"$operator_table")
 
 usage() {
-  cat <<'EOF'
+  cat <<EOF
 usage: bash build.sh [options]
 
 Configures, builds and installs MishGradV2 (default prefix ./install, build folder ./build).
@@ -48,9 +53,9 @@ Configures, builds and installs MishGradV2 (default prefix ./install, build fold
   -j N, -jN, --jobs N   parallel build jobs (default: the online CPUs); tests run on at
                         most as many jobs as there are CPUs
   -O0 .. -O3, -Os       optimisation level of every C file (default: the build type's, -O3)
-  --ops=LIST            comma-separated operators to test: mish_grad_v2 (aclnnMishBackward;
-                        also mish_grad), mish (aclnnMish, aclnnInplaceMish); default all.
-                        All operators are built: libcust_opapi is one library
+  --ops=LIST            comma-separated operators to test (default all; all operators are
+                        built: libcust_opapi is one library):
+$operator_help
   --type T, --build-type=T
                         Release (default), Debug or RelWithDebInfo
   --sanitize LIST       sanitizers for the whole build: address,undefined or thread

@@ -1,11 +1,13 @@
 /*
  * tests/ut/ut_ops.h: the operators under test, described once, and the one runner.
  *
- * Included at the end of ut_util.h (it uses ut_tensor and the 16-bit helpers there). A
- * test names an operator by its ut_op (UT_MISH_BACKWARD, UT_MISH, UT_INPLACE_MISH) and
- * runs it with ut_op_run (the CANN two-phase flow: phase 1, workspace, phase 2,
- * synchronize); ut_op_check compares the output with the operator's reference (the
- * project's one, tests/accuracy/mish_reference.h, in long double), value by value. A contract test loops over UT_OPS.
+ * Included at the end of ut_util.h (it uses ut_tensor and the 16-bit helpers there). Each
+ * operator is one ut_op, defined in its own header under tests/ut/ops/ (phase functions,
+ * argument names, its reference, input ranges) and listed once in UT_OPS below. A test
+ * names an operator by its ut_op (UT_MISH_BACKWARD, UT_MISH, UT_INPLACE_MISH) and runs it
+ * with ut_op_run (the CANN two-phase flow: phase 1, workspace, phase 2, synchronize);
+ * ut_op_check compares the output with the operator's reference, value by value. The
+ * contract tests loop over UT_OPS.
  *
  * Tensors are passed as an array: the operator's inputs in its argument order, then the
  * output. For the in-place form the "output" entry is the same ut_tensor as input 0.
@@ -13,15 +15,7 @@
 #ifndef UT_OPS_H_
 #define UT_OPS_H_
 
-#include "aclnnop/aclnn_mish.h"
-#include "aclnnop/aclnn_mish_backward.h"
-
-/* ---- the references: the project's one reference (tests/accuracy/mish_reference.h) ------ */
-
-/* mish(x) = x * tanh(softplus(x)), PyTorch's special values (mish(-inf) = NaN). */
-static inline double ut_mish_ref(double x) { return (double)mish_ref_fwd_ld((long double)x); }
-
-/* ---- operators ------------------------------------------------------------------------- */
+/* ---- what an operator is to these tests ----------------------------------------------- */
 
 typedef struct ut_op {
     const char *phase1_name;   /* as the messages name it */
@@ -37,45 +31,13 @@ typedef struct ut_op {
     double lo[2], hi[2];       /* ranges for random inputs */
 } ut_op;
 
-static inline aclnnStatus ut_backward_phase1(aclTensor *const *t, uint64_t *ws, aclOpExecutor **ex) {
-    return aclnnMishBackwardGetWorkspaceSize(t[0], t[1], t[2], ws, ex);
-}
-static inline aclnnStatus ut_mish_phase1(aclTensor *const *t, uint64_t *ws, aclOpExecutor **ex) {
-    return aclnnMishGetWorkspaceSize(t[0], t[1], ws, ex);
-}
-static inline aclnnStatus ut_inplace_phase1(aclTensor *const *t, uint64_t *ws, aclOpExecutor **ex) {
-    return aclnnInplaceMishGetWorkspaceSize(t[0], ws, ex);
-}
-static inline aclnnStatus ut_backward_phase2(void *w, uint64_t n, aclOpExecutor *e, aclrtStream s) {
-    return aclnnMishBackward(w, n, e, s);
-}
+/* ---- the operators: one header each, one entry each in UT_OPS -------------------------- */
 
-/* Backward: the float32 kernel cancels near mish's root (x ~ -1.19), so its bound scales
-   with |gradOutput| too. */
-static inline double ut_backward_reference(const double *in, double *scale) {
-    double ref = in[0] * ut_mish_grad_ref(in[1]);
-    *scale = fabs(ref) + fabs(in[0]);
-    return ref;
-}
-/* Forward: no cancellation; a quarter of the scale makes the bound 4 float32 ulp. */
-static inline double ut_mish_reference(const double *in, double *scale) {
-    double ref = ut_mish_ref(in[0]);
-    *scale = 0.25 * fabs(ref);
-    return ref;
-}
+#include "ops/ut_op_mish_backward.h"
+#include "ops/ut_op_mish.h"
 
-static const ut_op UT_MISH_BACKWARD = {
-    "aclnnMishBackwardGetWorkspaceSize", "aclnnMishBackward", 2, 0, {"gradOutput", "self", "gradInput"},
-    ut_backward_phase1, ut_backward_phase2, ut_backward_reference, {-4, -12}, {4, 12}};
-static const ut_op UT_MISH = {
-    "aclnnMishGetWorkspaceSize", "aclnnMish", 1, 0, {"self", "out", NULL},
-    ut_mish_phase1, aclnnMish, ut_mish_reference, {-12, 0}, {12, 0}};
-static const ut_op UT_INPLACE_MISH = {
-    "aclnnInplaceMishGetWorkspaceSize", "aclnnInplaceMish", 1, 1, {"selfRef", "selfRef", NULL},
-    ut_inplace_phase1, aclnnInplaceMish, ut_mish_reference, {-12, 0}, {12, 0}};
-
-static const ut_op *const UT_OPS[3] = {&UT_MISH_BACKWARD, &UT_MISH, &UT_INPLACE_MISH};
-#define UT_OP_COUNT 3
+static const ut_op *const UT_OPS[] = {&UT_MISH_BACKWARD, &UT_MISH, &UT_INPLACE_MISH};
+#define UT_OP_COUNT ((int)(sizeof UT_OPS / sizeof UT_OPS[0]))
 
 /* Tensors the caller makes for `op`: its inputs, plus a separate output unless in place. */
 static inline int ut_op_tensor_count(const ut_op *op) { return op->input_count + (op->in_place ? 0 : 1); }
