@@ -15,8 +15,6 @@
 
 #include "mish_grad_v2_isa.h"
 #include "mish_grad_v2_kernel.h"
-#include "mish_isa.h"
-#include "mish_kernel.h"
 
 static inline uint32_t kt_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
 static inline float kt_float(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
@@ -46,27 +44,6 @@ static inline size_t kt_tables(const mish_grad_v2_kernels **tables, size_t capac
         tables[count++] = &mish_grad_v2_kernels_avx512;
 #endif
     return count;
-}
-
-/* The same for the forward's tables */
-static inline size_t kt_mish_tables(const mish_kernels **tables, size_t capacity) {
-    size_t count = 0;
-    for (size_t i = 0; i < sizeof kt_isa_names / sizeof kt_isa_names[0] && count < capacity; i++) {
-        if (!kt_isa_listed(kt_isa_names[i])) continue;
-        const mish_kernels *t = mish_kernels_for(kt_isa_names[i]);
-        if (t != NULL) tables[count++] = t;
-    }
-#if defined(MG_HAVE_AVX512) && defined(MG_HAVE_AVX512_BF16)
-    const mish_kernels *avx512 = mish_kernels_for("avx512");
-    if (kt_isa_listed("avx512") && avx512 != NULL && avx512 != &mish_kernels_avx512 && count < capacity) tables[count++] = &mish_kernels_avx512;
-#endif
-    return count;
-}
-static inline mish_tile_fn kt_mish_fn(const mish_kernels *t, int dtype) {
-    return dtype == 0 ? t->f32 : dtype == 1 ? t->f16 : t->bf16;
-}
-static inline mish_tile_fn kt_mish_fn_stream(const mish_kernels *t, int dtype) {
-    return dtype == 0 ? t->f32_stream : dtype == 1 ? t->f16_stream : t->bf16_stream;
 }
 
 static inline mish_grad_v2_tile_fn kt_fn(const mish_grad_v2_kernels *t, int dtype) {

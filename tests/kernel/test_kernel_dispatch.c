@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kernel_test_util.h"
+#include "kt_mish.h"
 #include "kt_cpu.h"
 #include "mg_test.h"
 #include "mgrt.h"

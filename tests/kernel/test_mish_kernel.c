@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernel_test_util.h"
+#include "kt_mish.h"
 #include "kt_cpu.h"
 #include "mg_test.h"
 #include "mish_reference.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernel_test_util.h"
+#include "kt_mish.h"
 #include "mg_test.h"
 
 enum { MAX_N = 3 * 16 + 1 };
