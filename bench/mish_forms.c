@@ -5,9 +5,9 @@
  *                                         float of [-80, 30]; default 61)
  *
  * Times, side by side on one thread (best of 41 passes over 1e5 floats in L2), the library's
- * float32 forward tile and three cheaper ways of writing mish(x) = x n / (n + 2),
- * n = e^x (e^x + 2), all with the library's exp (math/mg_exp.h) and the same AVX-512
- * vocabulary, and measures each one's worst error against the project's reference
+ * float32 forward tile, three cheaper ways and one dearer way of writing mish(x) = x n / (n + 2),
+ * n = e^x (e^x + 2) (the cheaper ones with the library's exp, math/mg_exp.h, and the same
+ * AVX-512 vocabulary; the dearer one in double), and measures each one's worst error against the project's reference
  * (tests/accuracy/mish_reference.c) over the sweep. The issue's float32 bound is 2 ulp; a
  * form that would reach 1.5x oneDNN needs about the textbook form's cost.
  *
@@ -16,6 +16,7 @@
  *              with 2 / d), x < 0 takes y = x (n / d): one division, one select pair
  *   anchored   t = P (1 + W) with exact P (e's table part for x < -0.5, 1/2 on [-0.5, 0.5),
  *              1 above), W one division of a fused numerator, y = fma(x P, W, x P)
+ *   double     the textbook form in double lanes after widening, one rounding to float
  *   library    op_kernel/mish_body.h: three anchored regions and a two-product (<= 2 ulp)
  *
  * Then the cost model: the textbook form with two more fmas, adds or compare-and-selects, or
@@ -79,6 +80,35 @@ FORM_INLINE mg_vf form_anchored(mg_vf x) {
     return mg_fma(xp, w, xp);
 }
 
+/* Everything in double after widening: the exp (degree-6 polynomial on |r| <= ln2/2,
+   relative error 2^-29) and x n / (n + 2) rounded at 2^-53, then one rounding to float:
+   the accurate way, at twice the lanes' cost */
+FORM_INLINE __m512d f64_half(__m512d x) {
+    const __m512d magic = _mm512_set1_pd(0x1.8p52);
+    const __m512d xc = _mm512_max_pd(_mm512_min_pd(x, _mm512_set1_pd(20.0)), _mm512_set1_pd(-200.0));
+    const __m512d kd = _mm512_fmadd_pd(xc, _mm512_set1_pd(0x1.71547652b82fep+0), magic);
+    const __m512d kf = _mm512_sub_pd(kd, magic);
+    const __m512d r = _mm512_fmadd_pd(kf, _mm512_set1_pd(-0x1.62e42fefa39efp-1), xc);
+    __m512d p = _mm512_set1_pd(0x1.6a87abacce14cp-10);
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.126cace524c4fp-7));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.5558e160f3352p-5));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.55540b6139e2cp-3));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.fffffa4a83cf5p-2));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.0000009b28d8cp+0));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0x1.000000028aef0p+0));
+    /* e = p 2^k: k sits in the low bits of kd, so kd << 52 adds k to p's exponent */
+    const __m512d e = _mm512_castsi512_pd(
+        _mm512_add_epi64(_mm512_castpd_si512(p), _mm512_slli_epi64(_mm512_castpd_si512(kd), 52)));
+    const __m512d n = _mm512_fmadd_pd(e, e, _mm512_add_pd(e, e));
+    return _mm512_div_pd(_mm512_mul_pd(x, n), _mm512_add_pd(n, _mm512_set1_pd(2.0)));
+}
+FORM_INLINE mg_vf form_f64(mg_vf x) {
+    const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(x));
+    const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
+    const __m256 y_lo = _mm512_cvtpd_ps(f64_half(lo)), y_hi = _mm512_cvtpd_ps(f64_half(hi));
+    return _mm512_insertf32x8(_mm512_castps256_ps512(y_lo), y_hi, 1);
+}
+
 /* The cost model: the textbook form with two more operations of one kind (or without its
    division); the difference from the textbook is that kind's price per vector. The extra
    operations depend on the form's values, so the compiler cannot drop them. */
@@ -112,6 +142,7 @@ FORM_INLINE mg_vf form_no_div(mg_vf x) { return form_extra(x, 4); }
 FORM_TILE(textbook)
 FORM_TILE(two)
 FORM_TILE(anchored)
+FORM_TILE(f64)
 FORM_TILE(plus_fma)
 FORM_TILE(plus_add)
 FORM_TILE(plus_select)
@@ -164,10 +195,10 @@ int main(int argc, char **argv) {
     struct {
         const char *name;
         mish_tile_fn tile;
-    } forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored},
+    } forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored}, {"double", tile_f64},
                  {"library", library->f32}, {"+2 fma", tile_plus_fma}, {"+2 add", tile_plus_add},
                  {"+2 select", tile_plus_select}, {"no div", tile_no_div}};
-    enum { ACCURACY_FORMS = 4 }; /* the cost-model variants compute no Mish: timed only */
+    enum { ACCURACY_FORMS = 5 }; /* the cost-model variants compute no Mish: timed only */
     enum { FORMS = sizeof forms / sizeof forms[0], N = 100000 };
     float *x = aligned_alloc(64, N * sizeof(float)), *y = aligned_alloc(64, N * sizeof(float));
     if (x == NULL || y == NULL) return 1;
