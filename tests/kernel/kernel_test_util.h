@@ -29,22 +29,34 @@ static inline int kt_isa_listed(const char *isa) {
     return strcmp(isa, "scalar") == 0 || strcmp(isa, wanted) == 0;
 }
 
-static inline size_t kt_tables(const mish_grad_v2_kernels **tables, size_t capacity) {
-    size_t count = 0;
-    for (size_t i = 0; i < sizeof kt_isa_names / sizeof kt_isa_names[0] && count < capacity; i++) {
-        if (!kt_isa_listed(kt_isa_names[i])) continue;
-        const mish_grad_v2_kernels *t = mish_grad_v2_kernels_for(kt_isa_names[i]);
-        if (t != NULL) tables[count++] = t;
-    }
+/* The plain AVX-512 table of an operator, where this build has both AVX-512 tables (else NULL) */
 #if defined(MG_HAVE_AVX512) && defined(MG_HAVE_AVX512_BF16)
-    /* where the CPU has AVX512_BF16, "avx512" names the table that narrows bfloat16 with
-       vcvtneps2bf16; the plain AVX-512 table (what CPUs without it get) is checked too */
-    const mish_grad_v2_kernels *avx512 = mish_grad_v2_kernels_for("avx512");
-    if (kt_isa_listed("avx512") && avx512 != NULL && avx512 != &mish_grad_v2_kernels_avx512 && count < capacity)
-        tables[count++] = &mish_grad_v2_kernels_avx512;
+#define KT_PLAIN_AVX512(table) (table)
+#else
+#define KT_PLAIN_AVX512(table) NULL
 #endif
-    return count;
-}
+
+/* Defines fn_name(tables, capacity): every table of one operator this machine can run,
+   TABLE_FOR(isa) for each listed ISA, and the plain AVX-512 table too where the CPU has
+   AVX512_BF16 ("avx512" then names the table that narrows bfloat16 with vcvtneps2bf16; the
+   plain one is what CPUs without it get). */
+#define KT_DEFINE_TABLES(fn_name, table_t, TABLE_FOR, plain_avx512)                                   \
+    static inline size_t fn_name(const table_t **tables, size_t capacity) {                          \
+        size_t count = 0;                                                                            \
+        for (size_t i = 0; i < sizeof kt_isa_names / sizeof kt_isa_names[0] && count < capacity; i++) { \
+            if (!kt_isa_listed(kt_isa_names[i])) continue;                                           \
+            const table_t *t = TABLE_FOR(kt_isa_names[i]);                                           \
+            if (t != NULL) tables[count++] = t;                                                      \
+        }                                                                                            \
+        const table_t *plain = KT_PLAIN_AVX512(plain_avx512);                                        \
+        const table_t *avx512 = TABLE_FOR("avx512");                                                 \
+        if (plain != NULL && kt_isa_listed("avx512") && avx512 != NULL && avx512 != plain && count < capacity) \
+            tables[count++] = plain;                                                                 \
+        return count;                                                                                \
+    }
+
+/* The backward's tables */
+KT_DEFINE_TABLES(kt_tables, mish_grad_v2_kernels, mish_grad_v2_kernels_for, &mish_grad_v2_kernels_avx512)
 
 static inline mish_grad_v2_tile_fn kt_fn(const mish_grad_v2_kernels *t, int dtype) {
     return dtype == 0 ? t->f32 : dtype == 1 ? t->f16 : t->bf16;

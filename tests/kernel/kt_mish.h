@@ -9,21 +9,8 @@
 #include "mish_isa.h"
 #include "mish_kernel.h"
 
-/* Every forward table this machine can run (as kt_tables), the plain AVX-512 one included
-   where the dispatcher would pick its BF16 sibling */
-static inline size_t kt_mish_tables(const mish_kernels **tables, size_t capacity) {
-    size_t count = 0;
-    for (size_t i = 0; i < sizeof kt_isa_names / sizeof kt_isa_names[0] && count < capacity; i++) {
-        if (!kt_isa_listed(kt_isa_names[i])) continue;
-        const mish_kernels *t = mish_kernels_for(kt_isa_names[i]);
-        if (t != NULL) tables[count++] = t;
-    }
-#if defined(MG_HAVE_AVX512) && defined(MG_HAVE_AVX512_BF16)
-    const mish_kernels *avx512 = mish_kernels_for("avx512");
-    if (kt_isa_listed("avx512") && avx512 != NULL && avx512 != &mish_kernels_avx512 && count < capacity) tables[count++] = &mish_kernels_avx512;
-#endif
-    return count;
-}
+/* Every forward table this machine can run (see KT_DEFINE_TABLES) */
+KT_DEFINE_TABLES(kt_mish_tables, mish_kernels, mish_kernels_for, &mish_kernels_avx512)
 static inline mish_tile_fn kt_mish_fn(const mish_kernels *t, int dtype) {
     return dtype == 0 ? t->f32 : dtype == 1 ? t->f16 : t->bf16;
 }
