@@ -19,8 +19,11 @@
  *   low    (x < MISH_SPLIT_LOW):   exp(x) = P (1 + s) with P = T_j 2^m exact (math/mg_exp.h),
  *                                  t = e (e + 2) / d = P (1 + s) u,  u = (e + 2) / d,
  *                                  c = MISH_C_LOW near u, u - c = (-c e^2 + (1 - 2c) e + 2 - 2c) / d,
- *                                  W = (u - c) + s u   (so that t = P (c + W)).
- * Each numerator is a Horner polynomial in e with exact coefficients, evaluated with fmas.
+ *                                  W = (u - c) + s u   (so that t = P (c + W))
+ *                                    = (-c e^2 + (1 - 2c) e + 2 - 2c + s (e + 2)) / d.
+ * Each numerator is a Horner polynomial in e (middle, high: in v = e - 1) with exact
+ * coefficients, evaluated with fmas; the low one adds s (e + 2) with one more fma, so one
+ * division gives every region's W.
  * With hi + lo = x P exactly (a two-product), y = fma(hi, c, fma(hi, W, lo c)): one final
  * rounding plus errors proportional to W. Measured over every float32 x: see
  * docs/accuracy.md (the test bound is 2 ulp; goal 1).
@@ -97,24 +100,24 @@ MG_ALWAYS_INLINE mg_vf MISH_FN_(fast)(mg_vf x) {
     const mg_vf v = mg_fma(big_e, s, mg_sub(big_e, one));
     const mg_vf num_middle = mg_fma(mg_fma(mg_set(MISH_1_MINUS_C0), v, mg_set(MISH_4_MINUS_4C0)), v,
                                     mg_set(MISH_3_MINUS_5C0));
-    /* low: u - c = (-c e^2 + (1 - 2c) e + 2 - 2c) / d, c = MISH_C_LOW */
-    const mg_vf num_low = mg_fma(mg_fma(mg_set(-MISH_C_LOW), e, mg_set(1.0f - 2.0f * MISH_C_LOW)), e,
-                                 mg_set(2.0f - 2.0f * MISH_C_LOW));
+    /* low: W = (u - c) + s u = (-c e^2 + (1 - 2c) e + 2 - 2c + s (e + 2)) / d, c = MISH_C_LOW */
+    const mg_vf e_plus_2 = mg_add(e, mg_set(2.0f));
+    const mg_vf num_low = mg_fma(s, e_plus_2, mg_fma(mg_fma(mg_set(-MISH_C_LOW), e, mg_set(1.0f - 2.0f * MISH_C_LOW)), e,
+                                 mg_set(2.0f - 2.0f * MISH_C_LOW)));
     /* -c, the anchor negated: the products below take it as it is, so no lane needs a
        negation of its own and the sign of a zero comes out of IEEE rules alone */
     const mg_vf neg_c = mg_select(is_low, mg_set(-MISH_C_LOW), mg_select(is_high, mg_set(-1.0f), mg_set(-MISH_C0)));
     const mg_vf num = mg_select(is_low, num_low, mg_select(is_high, mg_set(-2.0f), num_middle));
-    const mg_vf d = mg_fma(mg_add(e, mg_set(2.0f)), e, mg_set(2.0f));
+    const mg_vf d = mg_fma(e_plus_2, e, mg_set(2.0f));
     const mg_vf w = mg_div(num, d);
-    /* low: W = w + s (c + w); P = E */
-    const mg_vf big_w = mg_select(is_low, mg_fma(s, mg_sub(w, neg_c), w), w);
+    /* low: P = E */
     const mg_vf p = mg_select(is_low, big_e, one);
     /* hi - nlo = x p exactly; nlo = hi - x p is +0 where x p is exact (every x outside
        the low region), and nlo (-c) is then -0, which keeps the sign of x = -0.
        y = hi c + (hi W - nlo c), the last product rounded first */
     const mg_vf hi = mg_mul(x, p);
     const mg_vf nlo = mg_fnma(x, p, hi);
-    return mg_fnma(hi, neg_c, mg_fma(hi, big_w, mg_mul(nlo, neg_c)));
+    return mg_fnma(hi, neg_c, mg_fma(hi, w, mg_mul(nlo, neg_c)));
 }
 
 /* The 16-bit tiles' evaluation: t = n / d as written, with the short exp (relative error
