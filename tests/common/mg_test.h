@@ -102,7 +102,6 @@ static inline void mg_test_register(const char *name, mg_test_fn fn) {
             MG_FAIL("%s == %.9g, expected %.9g (tolerance %g)", #actual, mg_a_, mg_e_, (double)(tol)); \
     } while (0)
 
-/* Runs the tests whose name contains argv[1] (all without an argument). */
 /* Whether `text` contains `word`, ignoring case (NULL text: no). For checks on what a
    message says ("memory", "alloc") without fixing its whole wording. */
 static inline int mg_mentions(const char *text, const char *word) {
@@ -116,6 +115,7 @@ static inline int mg_mentions(const char *text, const char *word) {
     return 0;
 }
 
+/* Runs the tests whose name contains argv[1] (all without an argument). */
 static inline int mg_test_run_filtered(const char *filter) {
     int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < mg_test_count; i++) {
