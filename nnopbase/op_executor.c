@@ -71,9 +71,13 @@ static executor *pin(const aclOpExecutor *handle) { return mgrt_handle_pin(handl
 static void unpin(const aclOpExecutor *handle) { mgrt_handle_unpin(handle); }
 
 /* 161002 for an executor handle that does not resolve, naming why. */
-static aclnnStatus not_live(const char *api, const aclOpExecutor *handle, const char *hint) {
+/* `hint` explains how an executor goes stale, so it follows only a stale one: a handle of
+   another kind, or none at all, is a different mistake. */
+static aclnnStatus not_live(const char *api, const aclOpExecutor *handle, const char *stale_hint) {
+    const int stale = mgrt_handle_state_of(handle, MGRT_HANDLE_EXECUTOR) == MGRT_HANDLE_STALE;
     return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: executor (aclOpExecutor %p) %s%s", api,
-                        (const void *)handle, mgrt_handle_describe(handle, MGRT_HANDLE_EXECUTOR), hint);
+                        (const void *)handle, mgrt_handle_describe(handle, MGRT_HANDLE_EXECUTOR),
+                        stale ? stale_hint : "");
 }
 
 /* ---- phase 1: building the plan --------------------------------------------------- */

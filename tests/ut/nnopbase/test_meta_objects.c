@@ -8,6 +8,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_util.h"
@@ -421,6 +422,13 @@ MG_TEST(executor_null_codes_are_canns) {
     aclTensor *t = small_tensor();
     MG_CHECK_EQ_INT(aclDestroyAclOpExecutor((aclOpExecutor *)(void *)t), ACLNN_ERR_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(message(), "is an aclTensor, not an aclOpExecutor");
+    /* ...and to phase 2: the same words, without the hint on how executors go stale */
+    MG_CHECK_EQ_INT(aclnnMishBackward(NULL, 0, (aclOpExecutor *)(void *)t, ut_stream), ACLNN_ERR_PARAM_INVALID);
+    {
+        const char *m = message();
+        MG_CHECK_STR_CONTAINS(m, "is an aclTensor, not an aclOpExecutor");
+        MG_CHECK(m != NULL && strstr(m, "single-use") == NULL);
+    }
     MG_CHECK_EQ_INT(aclDestroyTensor(t), ACLNN_SUCCESS);
 }
 
