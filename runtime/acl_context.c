@@ -100,19 +100,41 @@ aclError aclrtSetDevice(int32_t deviceId) {
     return status;
 }
 
-static aclError reset_device(const char *api, int32_t deviceId) {
+/* As CANN documents: each aclrtSetDevice counts one, each aclrtResetDevice undoes one, and
+   only the last (or aclrtResetDeviceForce) releases the default context, its default stream
+   and the streams created in it, once their queued work is done. Contexts from
+   aclrtCreateContext are the program's and stay. */
+static aclError reset_device(const char *api, int32_t deviceId, int force) {
     aclError status = check_device(api, deviceId);
     if (status != ACL_SUCCESS) return status;
     pthread_mutex_lock(&context_lock);
-    if (device_set_count > 0) device_set_count--;
-    /* The thread leaves the device: its current context (on the only device) goes. */
-    current_context_token = NULL;
+    if (device_set_count == 0) {
+        pthread_mutex_unlock(&context_lock);
+        return mgrt_fail_at(api, ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                            "%s: device %d: the device has not been set or has already been reset", api,
+                            (int)deviceId);
+    }
+    device_set_count = force ? 0 : device_set_count - 1;
+    void *released = NULL;
+    if (device_set_count == 0) {
+        released = default_context_token;
+        default_context_token = NULL;
+    }
     pthread_mutex_unlock(&context_lock);
+    if (released == NULL) return ACL_SUCCESS;
+    /* The context first, so that no thread creates a stream in it any more. Its default
+       stream drains as it goes (context_destroy); other threads whose current context it
+       was hold a stale token, and their calls get ACL_ERROR_RT_CONTEXT_NULL. */
+    mgrt_handle_release(released, MGRT_HANDLE_CONTEXT);
+    if (current_context_token == released) current_context_token = NULL;
+    size_t streams = rt_streams_release_of_context(released);
+    if (streams > 0)
+        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "%s: released %zu stream(s) of the default context", api, streams);
     return ACL_SUCCESS;
 }
 
-aclError aclrtResetDevice(int32_t deviceId) { return reset_device("aclrtResetDevice", deviceId); }
-aclError aclrtResetDeviceForce(int32_t deviceId) { return reset_device("aclrtResetDeviceForce", deviceId); }
+aclError aclrtResetDevice(int32_t deviceId) { return reset_device("aclrtResetDevice", deviceId, 0); }
+aclError aclrtResetDeviceForce(int32_t deviceId) { return reset_device("aclrtResetDeviceForce", deviceId, 1); }
 
 aclError aclrtGetDevice(int32_t *deviceId) {
     static const char api[] = "aclrtGetDevice";

@@ -30,6 +30,8 @@ static _Thread_local char pending[RECENT_ERROR_CAPACITY];
 static _Thread_local size_t pending_length;
 /* What the last aclGetRecentErrMsg returned. */
 static _Thread_local char returned[RECENT_ERROR_CAPACITY];
+/* aclrtGetLastError / aclrtPeekAtLastError: the thread's last runtime-layer failure. */
+static _Thread_local int32_t last_runtime_error;
 
 /* Puts `message` in front of the thread's list, dropping the oldest messages that no
    longer fit. */
@@ -153,8 +155,42 @@ void mgrt_set_recent_error(const char *message) {
     if (message != NULL) push_message(message);
 }
 
+/* CANN's last error is kept by its runtime layer (rts), whose codes are the ACL_ERROR_RT_*
+   ones: 107xxx (parameters), 207xxx (features), 507xxx (the device and its work). The acl
+   layer's own checks (100xxx, ...) and the aclnn codes fail before the runtime is reached
+   and are not recorded there. */
+static int is_runtime_layer_code(int32_t code) {
+    return (code >= 107000 && code < 108000) || (code >= 207000 && code < 208000) ||
+           (code >= 507000 && code < 508000);
+}
+
+void rt_last_error_note(int32_t code) {
+    if (is_runtime_layer_code(code)) last_runtime_error = code;
+}
+
+static aclError check_last_error_level(const char *api, aclrtLastErrLevel level) {
+    if (level == ACL_RT_THREAD_LEVEL) return ACL_SUCCESS;
+    /* Refusing the level is the acl layer's check: it leaves the thread's last error as is. */
+    return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: level %d is not ACL_RT_THREAD_LEVEL (0), the only level",
+                        api, (int)level);
+}
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    aclError status = check_last_error_level("aclrtPeekAtLastError", level);
+    return status != ACL_SUCCESS ? status : last_runtime_error;
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+    aclError status = check_last_error_level("aclrtGetLastError", level);
+    if (status != ACL_SUCCESS) return status;
+    status = last_runtime_error;
+    last_runtime_error = ACL_SUCCESS;
+    return status;
+}
+
 static int32_t fail_v(const char *where, int32_t code, const char *fmt, va_list args) {
     char message[ONE_MESSAGE_CAPACITY];
+    rt_last_error_note(code);
     vsnprintf(message, sizeof message, fmt, args);
     push_message(message);
     if (mgrt_log_enabled(MGRT_LOG_ERROR)) {

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mgrt_handle.h"
 #include "mishgrad/version.h"
@@ -17,6 +16,12 @@
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int initialized = 0;
+/* Guarded by init_lock. CANN counts aclInit calls for aclFinalizeReference: the first sets
+   1, each repeated one (still ACL_ERROR_REPEAT_INITIALIZE) adds 1. */
+static uint64_t init_references;
+/* A finalize has completed and no aclInit has succeeded since: the next finalize is a
+   repeat. Starts 0, so a process that never initialized may finalize once, as in CANN. */
+static int finalized;
 
 /* ---- product profiles -------------------------------------------------------------- */
 
@@ -98,17 +103,18 @@ aclError aclInit(const char *configPath) {
     rt_log_configure();
     aclError status = ACL_SUCCESS;
     if (atomic_load(&initialized)) {
+        init_references++;
         status = mgrt_fail_at("aclInit", ACL_ERROR_REPEAT_INITIALIZE,
-                              "aclInit: already initialized; call aclFinalize first");
-    } else if (configPath != NULL && *configPath != '\0' && access(configPath, R_OK) != 0) {
-        status = mgrt_fail_at("aclInit", ACL_ERROR_INVALID_FILE,
-                              "aclInit: configPath \"%s\" cannot be read", configPath);
-    } else {
+                              "aclInit: already initialized (%llu aclInit references now); call aclFinalize first",
+                              (unsigned long long)init_references);
+    } else if ((status = rt_config_check("aclInit", configPath)) == ACL_SUCCESS) {
         status = select_soc_profile();
     }
     if (status == ACL_SUCCESS) {
         rt_fault_configure();
         rt_streams_open();
+        init_references = 1;
+        finalized = 0;
         atomic_store(&initialized, 1);
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclInit: device 0 is this CPU, SoC profile %s (%s), %d threads",
                  soc_name, soc_profile.product, mgrt_num_threads());
@@ -117,13 +123,8 @@ aclError aclInit(const char *configPath) {
     return status;
 }
 
-aclError aclFinalize(void) {
-    pthread_mutex_lock(&init_lock);
-    if (!atomic_load(&initialized)) {
-        pthread_mutex_unlock(&init_lock);
-        return mgrt_fail_at("aclFinalize", ACL_ERROR_UNINITIALIZE,
-                            "aclFinalize: aclInit has not been called");
-    }
+/* Releases everything (init_lock held, runtime initialized). */
+static void finalize_locked(void) {
     /* From here on, calls racing this one on other threads get ACL_ERROR_UNINITIALIZE;
        the memory calls already in flight finish before the blocks are released. */
     atomic_store(&initialized, 0);
@@ -139,8 +140,48 @@ aclError aclFinalize(void) {
                  "aclFinalize: released %zu stream(s) and %zu memory block(s) the program left alive", streams,
                  blocks);
     rt_fault_disarm();
+    init_references = 0;
+    finalized = 1;
+}
+
+static aclError repeat_finalize(const char *api) {
+    return mgrt_fail_at(api, ACL_ERROR_REPEAT_FINALIZE,
+                        "%s: already finalized; call aclInit before finalizing again", api);
+}
+
+aclError aclFinalize(void) {
+    pthread_mutex_lock(&init_lock);
+    aclError status = ACL_SUCCESS;
+    if (atomic_load(&initialized)) {
+        /* Whatever the aclInit count: aclFinalizeReference is the counted form. */
+        finalize_locked();
+    } else if (finalized) {
+        status = repeat_finalize("aclFinalize");
+    } else {
+        /* CANN finalizes a process that never initialized without complaint. */
+        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclFinalize: aclInit has not been called; nothing to release");
+        finalized = 1;
+    }
     pthread_mutex_unlock(&init_lock);
-    return ACL_SUCCESS;
+    return status;
+}
+
+aclError aclFinalizeReference(uint64_t *refCount) {
+    pthread_mutex_lock(&init_lock);
+    aclError status = ACL_SUCCESS;
+    if (init_references == 0) {
+        status = mgrt_fail_at("aclFinalizeReference", ACL_ERROR_REPEAT_FINALIZE,
+                              "aclFinalizeReference: no aclInit reference is left (aclInit not called, or every "
+                              "reference already finalized)");
+    } else if (--init_references == 0) {
+        finalize_locked();
+    } else {
+        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclFinalizeReference: %llu aclInit reference(s) left",
+                 (unsigned long long)init_references);
+    }
+    if (status == ACL_SUCCESS && refCount != NULL) *refCount = init_references;
+    pthread_mutex_unlock(&init_lock);
+    return status;
 }
 
 /* ---- run mode and version ----------------------------------------------------------------- */

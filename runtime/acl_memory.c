@@ -202,20 +202,20 @@ static aclError allocate(const char *api, block_table *table, void **ptr, size_t
     return leave(ACL_SUCCESS);
 }
 
-/* A page policy (0..7), optionally with CANN's memory-type and access flags. */
-static int policy_is_valid(aclrtMemMallocPolicy policy) {
-    unsigned value = (unsigned)policy;
-    unsigned flags = (unsigned)ACL_MEM_TYPE_LOW_BAND_WIDTH | (unsigned)ACL_MEM_TYPE_HIGH_BAND_WIDTH |
-                     (unsigned)ACL_MEM_ACCESS_USER_SPACE_READONLY;
-    return (value & ~flags) <= (unsigned)ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
-}
+/* CANN pads every device allocation by 64 bytes; a size whose padding wraps is refused
+   before allocating. */
+#define CANN_MALLOC_PADDING 64
 
+/* Any policy value is accepted: CANN takes a value outside aclrtMemMallocPolicy as the
+   default policy, and every policy means the same memory here. */
 static aclError device_malloc(const char *api, void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    (void)policy;
     aclError status = enter(api);
     if (status != ACL_SUCCESS) return status;
-    if (!policy_is_valid(policy))
-        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: policy %d is not a aclrtMemMallocPolicy", api,
-                                  (int)policy));
+    if (devPtr != NULL && size > SIZE_MAX - CANN_MALLOC_PADDING)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "%s: size %zu too large (with CANN's %d bytes of padding it overflows size_t)", api,
+                                  size, CANN_MALLOC_PADDING));
     return allocate(api, &device_blocks, devPtr, size);
 }
 
@@ -227,6 +227,11 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
    alignment without padding. */
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
     return device_malloc("aclrtMallocAlign32", devPtr, size, policy);
+}
+
+/* A cache policy of the device's; the same memory here. Freed by aclrtFree. */
+aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return device_malloc("aclrtMallocCached", devPtr, size, policy);
 }
 
 aclError aclrtMallocHost(void **hostPtr, size_t size) {
@@ -269,6 +274,14 @@ static aclError release(const char *api, block_table *table, void *ptr) {
 }
 
 aclError aclrtFree(void *devPtr) { return release("aclrtFree", &device_blocks, devPtr); }
+
+/* CANN synchronizes the device first, so the free never races work still queued; its
+   errors are the synchronize's. */
+aclError aclrtFreeWithDevSync(void *devPtr) {
+    aclError status = aclrtSynchronizeDevice();
+    if (status != ACL_SUCCESS) return status;
+    return release("aclrtFreeWithDevSync", &device_blocks, devPtr);
+}
 aclError aclrtFreeHost(void *hostPtr) { return release("aclrtFreeHost", &host_blocks, hostPtr); }
 
 /* ---- host registration ------------------------------------------------------------------------------ */
@@ -353,30 +366,70 @@ static aclError check_device_range(const char *api, const char *what, const void
                         count);
 }
 
-/* Checks a copy's arguments; *dst_dev / *src_dev say which sides are device memory. */
+/* Like enter(), but a zero count succeeds once the runtime is initialized: CANN returns
+   before every other check (NULL pointers, the kind, the context) when there is nothing
+   to copy or set. *done is then 1, and nothing is held. */
+static aclError enter_sized(const char *api, size_t count, int *done) {
+    *done = 0;
+    pthread_rwlock_rdlock(&life);
+    aclError status = rt_require_init(api);
+    if (status == ACL_SUCCESS && count == 0) {
+        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "%s: count is 0, nothing to do", api);
+        *done = 1;
+    } else if (status == ACL_SUCCESS) {
+        status = rt_require_context(api);
+    }
+    if (status != ACL_SUCCESS || *done) pthread_rwlock_unlock(&life);
+    return status;
+}
+
+/* CANN's runtime refuses a zero or too small destination with 107000, after the acl
+   layer's checks. */
+static aclError check_capacity(const char *api, const char *capacity_name, size_t capacity, size_t count) {
+    if (capacity == 0) return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID, "%s: %s is 0", api, capacity_name);
+    if (count > capacity)
+        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID, "%s: count %zu exceeds %s %zu", api, count,
+                            capacity_name, capacity);
+    return ACL_SUCCESS;
+}
+
+/* Checks a copy's arguments (count > 0), in CANN's order: the pointers, the kind, the
+   capacity; then, for a blocking copy (same != NULL), *same is 1 when dst == src: CANN's
+   synchronous copy returns there, with nothing to copy and nothing more checked.
+   Otherwise *dst_dev / *src_dev say which sides are device memory, each checked against
+   the live blocks: CANN infers the direction from the pointers, but here a side the kind
+   calls device memory must be a live aclrtMalloc block, so that a stale device pointer is
+   refused instead of reaching freed memory. */
 static aclError check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count,
-                           aclrtMemcpyKind kind, int *dst_dev, int *src_dev) {
+                           aclrtMemcpyKind kind, int *same, int *dst_dev, int *src_dev) {
+    if (same != NULL) *same = 0;
     if (dst == NULL || src == NULL)
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, dst == NULL ? "dst" : "src");
-    if (count > destMax)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds destMax %zu", api, count, destMax);
     switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST: *dst_dev = 0; *src_dev = 0; break;
     case ACL_MEMCPY_HOST_TO_DEVICE:
     case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: *dst_dev = 1; *src_dev = 0; break;
     case ACL_MEMCPY_DEVICE_TO_HOST: *dst_dev = 0; *src_dev = 1; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE:
-    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
-    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: *dst_dev = 1; *src_dev = 1; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: *dst_dev = 1; *src_dev = 1; break;
     case ACL_MEMCPY_DEFAULT:
         /* The runtime tells the sides apart by the blocks it knows. */
         *dst_dev = mgrt_range_is_live(dst, 0);
         *src_dev = mgrt_range_is_live(src, 0);
         break;
     default:
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: kind %d is not a aclrtMemcpyKind", api, (int)kind);
+        /* CANN's acl layer translates 0..5 only; INNER/INTER_DEVICE_TO_DEVICE (6, 7) are
+           declared but refused there too. */
+        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                            "%s: kind %d is not a copy kind; use ACL_MEMCPY_HOST_TO_HOST (0) .. "
+                            "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (5)",
+                            api, (int)kind);
     }
-    aclError status;
+    aclError status = check_capacity(api, "destMax", destMax, count);
+    if (status != ACL_SUCCESS) return status;
+    if (same != NULL && dst == src) {
+        *same = 1;
+        return ACL_SUCCESS;
+    }
     if (*dst_dev && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
     if (*src_dev && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
     return ACL_SUCCESS;
@@ -384,29 +437,32 @@ static aclError check_copy(const char *api, void *dst, size_t destMax, const voi
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
     static const char api[] = "aclrtMemcpy";
-    aclError status = enter(api);
-    if (status != ACL_SUCCESS) return status;
-    int dst_dev = 0, src_dev = 0;
-    if ((status = check_copy(api, dst, destMax, src, count, kind, &dst_dev, &src_dev)) != ACL_SUCCESS)
+    int done = 0;
+    aclError status = enter_sized(api, count, &done);
+    if (status != ACL_SUCCESS || done) return status;
+    int same = 0, dst_dev = 0, src_dev = 0;
+    if ((status = check_copy(api, dst, destMax, src, count, kind, &same, &dst_dev, &src_dev)) != ACL_SUCCESS)
         return leave(status);
+    if (same) return leave(ACL_SUCCESS);
     /* A copy is ordered after the work already queued on any stream, as a blocking copy is
        on a device: it never reads a result half written, nor overwrites an input in use. */
     if (dst_dev || src_dev) rt_streams_wait_all();
-    if (count > 0) memmove(dst, src, count);
+    memmove(dst, src, count);
     return leave(ACL_SUCCESS);
 }
 
 static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t count) {
     if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
-    if (count > maxCount)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: count %zu exceeds maxCount %zu", api, count, maxCount);
+    aclError status = check_capacity(api, "maxCount", maxCount, count);
+    if (status != ACL_SUCCESS) return status;
     return check_device_range(api, "devPtr", devPtr, count);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
     static const char api[] = "aclrtMemset";
-    aclError status = enter(api);
-    if (status != ACL_SUCCESS) return status;
+    int done = 0;
+    aclError status = enter_sized(api, count, &done);
+    if (status != ACL_SUCCESS || done) return status;
     if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(status);
     rt_streams_wait_all();
     memset(devPtr, value, count);
@@ -435,10 +491,11 @@ static void copy_release(void *task) { mgrt_free(task); }
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
     static const char api[] = "aclrtMemcpyAsync";
-    aclError status = enter(api);
-    if (status != ACL_SUCCESS) return status;
+    int done = 0;
+    aclError status = enter_sized(api, count, &done);
+    if (status != ACL_SUCCESS || done) return status;
     int dst_dev = 0, src_dev = 0;
-    if ((status = check_copy(api, dst, destMax, src, count, kind, &dst_dev, &src_dev)) != ACL_SUCCESS)
+    if ((status = check_copy(api, dst, destMax, src, count, kind, NULL, &dst_dev, &src_dev)) != ACL_SUCCESS)
         return leave(status);
     copy_task *t = mgrt_malloc(sizeof *t);
     if (t == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory"));
@@ -457,8 +514,9 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     static const char api[] = "aclrtMemsetAsync";
-    aclError status = enter(api);
-    if (status != ACL_SUCCESS) return status;
+    int done = 0;
+    aclError status = enter_sized(api, count, &done);
+    if (status != ACL_SUCCESS || done) return status;
     if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(status);
     copy_task *t = mgrt_malloc(sizeof *t);
     if (t == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemsetAsync: out of memory"));

@@ -646,6 +646,7 @@ static aclError synchronize_held(const char *api, stream *s, aclrtStream handle,
     }
     if (first_error != 0) {
         mgrt_set_recent_error(message);
+        rt_last_error_note(first_error);
         mgrt_log(MGRT_LOG_ERROR, "RUNTIME", "%s: queued work failed, error code %d: %s", api, (int)first_error,
                  message);
     }
@@ -828,6 +829,32 @@ void rt_streams_wait_all(void) {
         unpin(pinned[i]);
     }
     free(pinned);
+}
+
+size_t rt_streams_release_of_context(const void *context_token) {
+    long count = 0;
+    stream **pinned = pin_all(&count);
+    if (count < 0) {
+        /* They stay usable and are reclaimed by aclFinalize: a leak, never a crash. */
+        mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "out of memory listing the streams of context %p; they stay alive",
+                 context_token);
+        return 0;
+    }
+    size_t released = 0;
+    for (long i = 0; i < count; i++) {
+        stream *s = pinned[i];
+        pthread_mutex_lock(&sched);
+        int mine = s->token != NULL && !s->released && s->context_token == context_token;
+        if (mine) wait_stream_locked(s, s->queued, -1);
+        void *token = s->token;
+        pthread_mutex_unlock(&sched);
+        /* The handle goes stale now; the stream retires with its last pin (ours, or a
+           racing call's), its worker finishing whatever that call still queued. */
+        if (mine && mgrt_handle_release(token, MGRT_HANDLE_STREAM)) released++;
+        unpin(s);
+    }
+    free(pinned);
+    return released;
 }
 
 static aclError synchronize_device(const char *api, int32_t timeout) {

@@ -31,6 +31,14 @@ size_t rt_streams_destroy_all(void);
 
 /* acl_init.c: 0 or ACL_ERROR_UNINITIALIZE with the message set, naming `api`. */
 aclError rt_require_init(const char *api);
+/* acl_config.c: checks aclInit's configuration file as CANN does (NULL or "": none);
+   0, ACL_ERROR_INVALID_FILE or ACL_ERROR_PARSE_FILE with the message set. */
+aclError rt_config_check(const char *api, const char *path);
+
+/* acl_error.c: records `code` as the calling thread's last runtime error (what
+   aclrtGetLastError returns) when it is one of the runtime layer's codes. mgrt_fail does
+   it for every failure; a stream's queued failure reaches its synchronizer through this. */
+void rt_last_error_note(int32_t code);
 
 /* acl_error.c: removes the newest message from the calling thread's list and copies it to
    `out` ("" when there is none): a failed task's message belongs to its stream. */
@@ -57,6 +65,9 @@ void rt_contexts_finalize(void);
 
 /* A context's default stream goes with it (drained first). */
 void rt_stream_release_default(rt_context *ctx);
+/* Finishes the work queued on every stream created in the context `context_token`, then
+   releases their handles (they become stale); returns how many there were. */
+size_t rt_streams_release_of_context(const void *context_token);
 /* Queues a task for an acl call (aclrtMemcpyAsync, ...): acl status codes, message set; on
    failure release(task) ran. wait_done: return only once the task has run. */
 aclError rt_stream_submit_acl(const char *api, aclrtStream stream, mgrt_task_run_fn run,

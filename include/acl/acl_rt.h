@@ -135,21 +135,39 @@ typedef struct aclrtStreamConfigHandle {
     uint32_t priority;
 } aclrtStreamConfigHandle;
 
+/* aclrtGetLastError / aclrtPeekAtLastError: whose last error (CANN: the thread's only). */
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
 /* A host function queued on a stream by aclrtLaunchCallback. */
 typedef void (*aclrtCallback)(void *userData);
 
 /* ---- initialisation and errors -------------------------------------------------------- */
 
-/* Starts the runtime. `configPath` may be NULL; a file given must be readable. A second call
-   returns ACL_ERROR_REPEAT_INITIALIZE. An unknown MISHGRAD_SOC_VERSION fails here with
-   ACL_ERROR_INVALID_PARAM. */
+/* Starts the runtime. `configPath` NULL or "" names no file; a file given is checked as CANN
+   checks it (ACL_ERROR_INVALID_FILE: no such path, not a regular file, over 10 MiB, cannot
+   be opened; ACL_ERROR_PARSE_FILE: not JSON, or objects/arrays nested over 10 deep; empty:
+   fine) and its options are not interpreted. A second call returns
+   ACL_ERROR_REPEAT_INITIALIZE and counts one more reference for aclFinalizeReference. An
+   unknown MISHGRAD_SOC_VERSION fails here with ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
 /* Drains and releases every stream, event, context and memory block still alive (a warning
-   lists what it reclaimed). Calls racing it on other threads get an error status. */
+   lists what it reclaimed), whatever the aclInit count. Calls racing it on other threads get
+   an error status. Again after a completed aclFinalize (and no aclInit since):
+   ACL_ERROR_REPEAT_FINALIZE; in a process that never initialized: ACL_SUCCESS. */
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+/* Removes one aclInit reference; the last one finalizes as aclFinalize does. `refCount`
+   (may be NULL) receives the references left. None left: ACL_ERROR_REPEAT_FINALIZE. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
 /* Gets and clears the messages of the calling thread's recent failures, newest first; NULL
    when there are none (or they were read already). Valid until the thread's next ACL call. */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+/* The calling thread's last runtime-layer error code (ACL_ERROR_RT_*: 107xxx, 207xxx,
+   507xxx), ACL_SUCCESS when none; Peek leaves it, Get clears it. A level other than
+   ACL_RT_THREAD_LEVEL: ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 
 /* ---- host callbacks --------------------------------------------------------------------- */
 
@@ -178,7 +196,10 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 /* Device 0 is the only device; any other id is ACL_ERROR_RT_INVALID_DEVICEID. Sets the
    device's default context as the calling thread's current context. */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
-/* Undoes one aclrtSetDevice: the calling thread's current context goes. */
+/* Undoes one aclrtSetDevice. The last one (aclrtResetDeviceForce: any) releases the default
+   context, its default stream and the streams created in it, once their queued work is
+   done; then a thread whose current context it was has none. With no aclrtSetDevice left
+   to undo: ACL_ERROR_RT_CONTEXT_RELEASE_ERROR. */
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
@@ -214,9 +235,12 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-/* Device memory: at least 64-byte aligned; the runtime keeps every live block and its size. */
+/* Device memory: at least 64-byte aligned; the runtime keeps every live block and its size.
+   Any policy value is taken (CANN: one outside the enum is the default policy). */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/* As aclrtMalloc (a device cache policy; the same memory here); freed by aclrtFree. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 /* Host memory made usable as device memory in place (zero copy): *devPtr is ptr itself, and
    the range counts as a live device block until aclrtHostUnregister(ptr). */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
@@ -224,9 +248,14 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
-/* Copies `count` bytes; fails (and copies nothing) when count > destMax or a device-side range
-   is not inside one live device block. A blocking copy: it first waits for the work already
-   queued on every stream, whose errors stay for aclrtSynchronizeStream. */
+/* aclrtSynchronizeDevice, then aclrtFree; a failed synchronize frees nothing. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
+/* Copies `count` bytes, checked in CANN's order: count 0 succeeds; NULL dst or src, or a kind
+   outside 0..5, ACL_ERROR_INVALID_PARAM; destMax 0 or below count, ACL_ERROR_RT_PARAM_INVALID;
+   dst == src succeeds without copying; a device-side range not inside one live device
+   block, ACL_ERROR_INVALID_PARAM. Nothing is copied on failure. A blocking copy: it first
+   waits for the work already queued on every stream, whose errors stay for
+   aclrtSynchronizeStream. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind);
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);

@@ -24,7 +24,7 @@
 /* A fresh session with the planted faults (NULL: none). */
 static int session(const char *alloc_fault, const char *step_fault) {
     setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 0);
-    aclFinalize(); /* the session of an earlier test, or nothing (then 100001) */
+    aclFinalize(); /* the session of an earlier test, or nothing (then 0 or 100037) */
     if (alloc_fault) setenv("MISHGRAD_FAULT_ALLOC", alloc_fault, 1); else unsetenv("MISHGRAD_FAULT_ALLOC");
     if (step_fault) setenv("MISHGRAD_FAULT_STEP", step_fault, 1); else unsetenv("MISHGRAD_FAULT_STEP");
     int status = rel_runtime_up();

@@ -16,6 +16,18 @@
 #include "mishgrad/version.h"
 #include "ut_util.h"
 
+/* 1 under ASan or TSan: their allocators abort on an impossible size instead of failing. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UT_SANITIZER_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UT_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+#ifndef UT_SANITIZER_ALLOCATOR
+#define UT_SANITIZER_ALLOCATOR 0
+#endif
+
 /* The message of the last failure, or "(none)"; read once per failure. */
 static const char *last_message(void) {
     const char *m = aclGetRecentErrMsg();
@@ -126,8 +138,18 @@ MG_TEST(reset_device_force) {
     ut_init();
     MG_CHECK_EQ_INT(aclrtResetDeviceForce(1), ACL_ERROR_RT_INVALID_DEVICEID);
     MG_CHECK_STR_CONTAINS(last_message(), "deviceId 1 is invalid");
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), ACL_SUCCESS); /* a count of 2 */
     MG_CHECK_EQ_INT(aclrtResetDeviceForce(0), ACL_SUCCESS);
+    /* Whatever the count: the default context and its streams are gone (ut_stream too). */
+    void *p = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&p, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_EQ_INT(aclrtResetDevice(0), ACL_ERROR_RT_CONTEXT_RELEASE_ERROR);
+    MG_CHECK_STR_CONTAINS(last_message(), "the device has not been set or has already been reset");
     MG_CHECK_EQ_INT(aclrtSetDevice(0), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(ut_stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is stale");
+    /* The tests after this one, and the teardown, use ut_stream. */
+    MG_CHECK_EQ_INT(aclrtCreateStream(&ut_stream), ACL_SUCCESS);
 }
 
 /* ---- memory ---------------------------------------------------------------------------------- */
@@ -151,8 +173,9 @@ MG_TEST(malloc_align32_is_aligned_tracked_and_freed_by_aclrtfree) {
     MG_CHECK_STR_CONTAINS(last_message(), "size is 0");
     MG_CHECK(p == (void *)1);
     MG_CHECK_EQ_INT(aclrtMallocAlign32(NULL, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_EQ_INT(aclrtMallocAlign32(&p, 8, (aclrtMemMallocPolicy)9), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "policy 9");
+    /* A policy outside the enum is the default one, as in CANN. */
+    MG_CHECK_EQ_INT(aclrtMallocAlign32(&p, 8, (aclrtMemMallocPolicy)9), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(p), ACL_SUCCESS);
 }
 
 MG_TEST(malloc_takes_every_cann_policy_and_its_flags) {
@@ -168,10 +191,53 @@ MG_TEST(malloc_takes_every_cann_policy_and_its_flags) {
         MG_CHECK_EQ_INT(aclrtMalloc(&p, 100, (aclrtMemMallocPolicy)policies[i]), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtFree(p), ACL_SUCCESS);
     }
+    /* CANN takes a value outside the enum as the default policy. */
+    const int others[] = {8, 0x7fffffff, -1, 0x200};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        void *p = NULL;
+        MG_CHECK_EQ_INT(aclrtMalloc(&p, 100, (aclrtMemMallocPolicy)others[i]), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtFree(p), ACL_SUCCESS);
+    }
+}
+
+MG_TEST(malloc_size_whose_padding_overflows_is_100000) {
+    ut_init();
+    void *p = (void *)1;
+    /* CANN pads by 64 bytes: a size that wraps with it is a parameter error. */
+    MG_CHECK_EQ_INT(aclrtMalloc(&p, SIZE_MAX - 63, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "too large");
+    MG_CHECK_EQ_INT(aclrtMalloc(&p, SIZE_MAX, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "too large");
+    MG_CHECK_EQ_INT(aclrtMallocCached(&p, SIZE_MAX, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtMallocCached: size");
+    /* One that merely cannot be had keeps the allocation failure (not under a sanitizer,
+       whose allocator aborts on such a size instead of returning NULL). */
+#if !UT_SANITIZER_ALLOCATOR
+    MG_CHECK_EQ_INT(aclrtMalloc(&p, SIZE_MAX - 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    MG_CHECK_STR_CONTAINS(last_message(), "cannot allocate");
+#endif
+    MG_CHECK(p == (void *)1);
+}
+
+MG_TEST(malloc_cached_and_free_with_dev_sync) {
+    ut_init();
     void *p = NULL;
-    MG_CHECK_EQ_INT(aclrtMalloc(&p, 100, (aclrtMemMallocPolicy)8), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "policy 8");
-    MG_CHECK(p == NULL);
+    MG_CHECK_EQ_INT(aclrtMallocCached(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    /* A live device block like aclrtMalloc's, freed by aclrtFree. */
+    MG_CHECK_EQ_INT(aclrtMemset(p, 4096, 7, 4096), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(p), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMallocCached(NULL, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "devPtr is NULL");
+
+    MG_CHECK_EQ_INT(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(p, 4096, 9, 4096, ut_stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFreeWithDevSync(p), ACL_SUCCESS);
+    /* It synchronized the device first: nothing is left queued. */
+    aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+    MG_CHECK_EQ_INT(aclrtStreamQuery(ut_stream, &status), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtFreeWithDevSync(p), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtFreeWithDevSync: ");
 }
 
 MG_TEST(mem_info_is_this_machines_memory) {
@@ -341,7 +407,7 @@ MG_TEST(async_copy_and_set_arguments_are_checked_and_nothing_is_written) {
     MG_CHECK_EQ_INT(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     memset(dev, 0x33, 64);
     char host[128] = {0};
-    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 16, dev, 32, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 16, dev, 32, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(last_message(), "count 32 exceeds destMax 16");
     MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 128, dev, 65, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "src range");
@@ -349,7 +415,7 @@ MG_TEST(async_copy_and_set_arguments_are_checked_and_nothing_is_written) {
     MG_CHECK_STR_CONTAINS(last_message(), "dst is NULL");
     MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 128, dev, 8, (aclrtMemcpyKind)9, NULL), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "kind 9");
-    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 1, 65, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 1, 65, NULL), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(last_message(), "count 65 exceeds maxCount 64");
     MG_CHECK_EQ_INT(aclrtMemsetAsync(host, 128, 1, 8, NULL), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "not inside one live aclrtMalloc block");
@@ -363,11 +429,14 @@ MG_TEST(async_copy_and_set_arguments_are_checked_and_nothing_is_written) {
     for (int i = 0; i < 64; i++) untouched &= ((unsigned char *)dev)[i] == 0x33;
     for (int i = 0; i < 128; i++) untouched &= host[i] == 0;
     MG_CHECK(untouched);
-    /* The new kinds 5..7 are copies too. */
+    /* Kind 5 copies host to device; 6 and 7 are declared but not kinds CANN's acl layer takes. */
     MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, 64, host, 8, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, NULL), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtMemcpyAsync((char *)dev + 32, 32, dev, 8, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync((char *)dev + 32, 32, dev, 8, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, NULL),
+                    ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "kind 6 is not a copy kind");
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(((unsigned char *)dev)[32], 0);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[0], 0);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[32], 0x33);
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
 }
 

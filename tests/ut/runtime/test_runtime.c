@@ -168,24 +168,76 @@ MG_TEST(memcpy_every_kind) {
     aclrtFree(dev2);
 }
 
-MG_TEST(memcpy_count_above_destmax_is_100000_and_copies_nothing) {
+MG_TEST(memcpy_count_above_destmax_is_107000_and_copies_nothing) {
     ut_init();
     enum { N = 256 };
     unsigned char src[N], dst[N], expect[N];
     fill_pattern(src, N, 3);
     memset(dst, 0xEE, N);
     memcpy(expect, dst, N);
-    MG_CHECK_EQ_INT(aclrtMemcpy(dst, 100, src, 101, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemcpy(dst, 100, src, 101, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK(memcmp(dst, expect, N) == 0);
     MG_CHECK(strlen(recent_message()) > 0);
 
     void *dev = NULL;
     MG_CHECK_EQ_INT(aclrtMalloc(&dev, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtMemcpy(dev, N, expect, N, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtMemcpy(dev, 128, src, 129, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemcpy(dev, 128, src, 129, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_EQ_INT(aclrtMemcpy(dst, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
     MG_CHECK(memcmp(dst, expect, N) == 0);
     aclrtFree(dev);
+}
+
+/* CANN's order of checks: count 0, the pointers, the kind, the capacity, dst == src; then
+   (here) the device sides against the live blocks. */
+MG_TEST(memcpy_and_memset_check_in_canns_order) {
+    ut_init();
+    unsigned char host[64], other[64];
+    memset(host, 0x11, sizeof host);
+    memset(other, 0x22, sizeof other);
+    (void)aclGetRecentErrMsg(); /* what earlier tests left */
+    /* Nothing to do succeeds before any other check: NULLs, no kind, no room. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(NULL, 0, NULL, 0, (aclrtMemcpyKind)99), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(NULL, 0, NULL, 0, (aclrtMemcpyKind)99, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemset(NULL, 0, 0, 0), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(NULL, 0, 0, 0, NULL), ACL_SUCCESS);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    /* The pointers before the kind; the kind before the capacity. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(NULL, 0, host, 8, (aclrtMemcpyKind)99), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(recent_message(), "aclrtMemcpy: dst is NULL");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(other, 0, NULL, 8, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(recent_message(), "aclrtMemcpyAsync: src is NULL");
+    MG_CHECK_EQ_INT(aclrtMemset(NULL, 0, 0, 8), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(recent_message(), "aclrtMemset: devPtr is NULL");
+    const int kinds[] = {ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, 8, -1};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        MG_CHECK_EQ_INT(aclrtMemcpy(other, 0, host, 8, (aclrtMemcpyKind)kinds[i]), ACL_ERROR_INVALID_PARAM);
+        MG_CHECK_STR_CONTAINS(recent_message(), "is not a copy kind");
+        MG_CHECK_EQ_INT(aclrtMemcpyAsync(other, 64, host, 8, (aclrtMemcpyKind)kinds[i], NULL), ACL_ERROR_INVALID_PARAM);
+        MG_CHECK_STR_CONTAINS(recent_message(), "is not a copy kind");
+    }
+    /* The capacity: CANN's runtime code 107000. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(other, 0, host, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(recent_message(), "aclrtMemcpy: destMax is 0");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(other, 4, host, 8, ACL_MEMCPY_HOST_TO_HOST, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(recent_message(), "count 8 exceeds destMax 4");
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemset(dev, 0, 1, 8), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(recent_message(), "aclrtMemset: maxCount is 0");
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 0, 1, 8, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(recent_message(), "aclrtMemsetAsync: maxCount is 0");
+    /* dst == src: nothing to copy, the blocking copy returns before the device checks. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(host, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpy(host, 64, host, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    /* Kind 5 is host to device: its destination must be device memory. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[63], 0x11);
+    MG_CHECK_EQ_INT(aclrtMemcpy(other, 64, host, 64, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(recent_message(), "dst range");
+    MG_CHECK_EQ_INT(other[0], 0x22);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
 }
 
 MG_TEST(memcpy_device_range_outside_its_block_is_refused) {
@@ -251,7 +303,7 @@ MG_TEST(memset_within_bounds_only) {
 
     /* count > maxCount, a range past the block, memory not from aclrtMalloc: refused,
        nothing written. */
-    MG_CHECK_EQ_INT(aclrtMemset(dev, 16, 0, 17), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtMemset(dev, 16, 0, 17), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK(aclrtMemset((char *)dev + N - 8, 16, 0, 16) != ACL_SUCCESS);
     unsigned char host[16];
     memset(host, 0x44, 16);
