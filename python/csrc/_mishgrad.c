@@ -38,6 +38,11 @@
 static PyObject *AclnnError;
 static PyObject *np_ndarray, *np_generic, *np_empty_like;
 static PyObject *torch_tensor, *torch_empty_like, *torch_dtypes;
+/* mishgrad.torch's mish, mish_ and mish_backward (set by _set_torch_hooks): a call with a
+   torch tensor among its arguments goes to them, for what torch's own in-place and out=
+   ops do (autograd, version counters, negative-bit views); they come back through the
+   _mish, _mish_ and _mish_backward entry points, which skip the hooks. */
+static PyObject *torch_hooks[3];
 static PyObject *str_base, *str_is_cpu, *str_dtype, *str_shape, *str_stride, *str_data_ptr,
     *str_storage, *str_nbytes, *str_element_size, *str_device;
 
@@ -719,8 +724,20 @@ static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs
 }
 
 /* mish(x, out=None) and mish_backward(grad_output, x, out=None): inputs, then out. */
+/* The hook for `op` when a torch tensor is among the arguments; NULL to run it here. */
+static PyObject *torch_hook_for(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (torch_hooks[op] == NULL) return NULL;
+    Py_ssize_t n = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (is_torch(args[i])) return torch_hooks[op];
+    return NULL;
+}
+
 static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const char *const *names,
-                                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+                                 int hooked, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kwnames) {
+    PyObject *hook = hooked ? torch_hook_for(op, args, nargs, kwnames) : NULL;
+    if (hook != NULL) return PyObject_Vectorcall(hook, args, (size_t)nargs, kwnames);
     PyObject *a[3];
     if (parse_args(fname, args, nargs, kwnames, names, n_inputs + 1, n_inputs, a) < 0) return NULL;
     operand ops[3];
@@ -747,21 +764,23 @@ done:
     return result;
 }
 
-static PyObject *py_mish(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)self;
+static PyObject *mish_entry(int hooked, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
     static const char *const names[] = {"x", "out"};
-    return binary_or_unary(OP_MISH, 1, "mish", names, args, nargs, kwnames);
+    return binary_or_unary(OP_MISH, 1, "mish", names, hooked, args, nargs, kwnames);
 }
 
-static PyObject *py_mish_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames) {
-    (void)self;
+static PyObject *mish_backward_entry(int hooked, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames) {
     static const char *const names[] = {"grad_output", "x", "out"};
-    return binary_or_unary(OP_MISH_BACKWARD, 2, "mish_backward", names, args, nargs, kwnames);
+    return binary_or_unary(OP_MISH_BACKWARD, 2, "mish_backward", names, hooked, args, nargs,
+                           kwnames);
 }
 
-static PyObject *py_mish_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)self;
+static PyObject *inplace_mish_entry(int hooked, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
+    PyObject *hook = hooked ? torch_hook_for(OP_INPLACE_MISH, args, nargs, kwnames) : NULL;
+    if (hook != NULL) return PyObject_Vectorcall(hook, args, (size_t)nargs, kwnames);
     static const char *const names[] = {"x"};
     PyObject *a[1];
     if (parse_args("mish_", args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
@@ -776,6 +795,38 @@ static PyObject *py_mish_(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (rc < 0) return NULL;
     Py_INCREF(a[0]);
     return a[0];
+}
+
+#define MG_ENTRY(name, entry, hooked)                                                         \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,             \
+                          PyObject *kwnames) {                                                 \
+        (void)self;                                                                            \
+        return entry(hooked, args, nargs, kwnames);                                            \
+    }
+MG_ENTRY(py_mish, mish_entry, 1)
+MG_ENTRY(py_mish_, inplace_mish_entry, 1)
+MG_ENTRY(py_mish_backward, mish_backward_entry, 1)
+MG_ENTRY(py_mish_raw, mish_entry, 0)
+MG_ENTRY(py_mish_raw_, inplace_mish_entry, 0)
+MG_ENTRY(py_mish_backward_raw, mish_backward_entry, 0)
+#undef MG_ENTRY
+
+/* _set_torch_hooks(mish, mish_, mish_backward): see torch_hooks. */
+static PyObject *py_set_torch_hooks(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *h[3];
+    if (!PyArg_ParseTuple(args, "OOO", &h[OP_MISH], &h[OP_INPLACE_MISH], &h[OP_MISH_BACKWARD]))
+        return NULL;
+    for (int i = 0; i < 3; i++)
+        if (!PyCallable_Check(h[i])) {
+            PyErr_SetString(PyExc_TypeError, "_set_torch_hooks: the hooks must be callable");
+            return NULL;
+        }
+    for (int i = 0; i < 3; i++) {
+        Py_INCREF(h[i]);
+        Py_XSETREF(torch_hooks[i], h[i]);
+    }
+    Py_RETURN_NONE;
 }
 
 /* _c_loop(op, reps, *arrays): the C call alone, for the benchmark. The memory is made
@@ -901,6 +952,14 @@ static PyMethodDef methods[] = {
      "mish_(x): x = mish(x) in place through aclnnInplaceMish; returns x."},
     {"mish_backward", (PyCFunction)(void (*)(void))py_mish_backward, METH_FASTCALL | METH_KEYWORDS,
      "mish_backward(grad_output, x, out=None): the gradient of mish through aclnnMishBackward."},
+    {"_mish", (PyCFunction)(void (*)(void))py_mish_raw, METH_FASTCALL | METH_KEYWORDS,
+     "internal: mish without the torch hook (memory only: no autograd, no version counter)."},
+    {"_mish_", (PyCFunction)(void (*)(void))py_mish_raw_, METH_FASTCALL | METH_KEYWORDS,
+     "internal: mish_ without the torch hook."},
+    {"_mish_backward", (PyCFunction)(void (*)(void))py_mish_backward_raw,
+     METH_FASTCALL | METH_KEYWORDS, "internal: mish_backward without the torch hook."},
+    {"_set_torch_hooks", py_set_torch_hooks, METH_VARARGS,
+     "internal: _set_torch_hooks(mish, mish_, mish_backward), the calls on torch tensors."},
     {"_c_loop", (PyCFunction)(void (*)(void))py_c_loop, METH_FASTCALL,
      "_c_loop(op, reps, *arrays) -> seconds: the C call alone, repeated (benchmark)."},
     {"_bind", py_bind, METH_VARARGS, "internal: the optional libraries found at import."},
