@@ -208,6 +208,20 @@ def test_inplace_on_a_leaf_that_requires_grad_is_refused_like_torch():
     check_forward(f64(leaf), f64(x), "float32")
 
 
+def test_inplace_on_a_multi_output_view_is_refused_like_torch_before_writing():
+    # unbind's outputs may not be modified in place when autograd records them: torch says
+    # so in its own words; nothing may be written first.
+    def view():
+        return (randn((2, 3), seed=21).requires_grad_() * 1.0).unbind(0)[0]
+    expected = torch_message(lambda: F.mish(view(), inplace=True))
+    assert "UnbindBackward" in expected
+    for fn in (mishgrad.mish_, lambda t: mt.mish(t, inplace=True)):
+        base = randn((2, 3), seed=21).requires_grad_() * 1.0
+        before = base.detach().clone()
+        assert torch_message(lambda: fn(base.unbind(0)[0])) == expected
+        assert torch.equal(base.detach(), before)  # nothing written
+
+
 @needs_forward
 def test_inplace_on_a_non_leaf_is_recorded_like_torch():
     xs = {}

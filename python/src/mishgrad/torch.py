@@ -76,9 +76,11 @@ def _write(raw, inputs, names, out, count=True):
         with _torch.no_grad():
             out.copy_(plain)
         return out
-    raw(*inputs, out=out)
+    # The version is counted before the write: a view torch refuses to modify in place
+    # (an output of unbind, say) raises here, with nothing written.
     if count:
         _bump_version(out)
+    raw(*inputs, out=out)
     return out
 
 
@@ -99,8 +101,8 @@ def _inplace_mish_memory(x):
     if x.is_neg() or x.is_conj():
         _write(_mishgrad._mish, (x,), ("x",), x)
         return x
+    _bump_version(x)  # first, as in _write
     _mishgrad._mish_(x)
-    _bump_version(x)
     return x
 
 
@@ -215,8 +217,7 @@ def _inplace_mish_call(x):
         return _mishgrad._mish_(x)
     _check_target(x, "x")
     if _needs_grad(x):
-        # torch's checks (and words), before anything is written. Rarer views torch refuses
-        # (an output of unbind, ...) are refused by mark_dirty, after the write.
+        # torch's checks (and words), before anything is written.
         base = x._base
         if base is not None and x.is_leaf:
             # a view that requires grad and has no grad_fn: made under no_grad
@@ -232,6 +233,13 @@ def _inplace_mish_call(x):
         if base is not None and base.is_leaf and base.requires_grad:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
                                "an in-place operation.")
+        if base is not None:
+            # Some views may not be modified in place at all (the outputs of unbind, split,
+            # ...: functions that return several views); torch tells which, and with what
+            # words, only when an in-place op is recorded. x.copy_(x) is such an op that
+            # moves no data (ATen's copy_ of a tensor onto itself returns at once), so it
+            # raises torch's own error before anything is written, or records an identity.
+            x.copy_(x)
         return _InplaceMishFunction.apply(x, x.clone())
     return _inplace_mish_memory(x)
 
