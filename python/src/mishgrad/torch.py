@@ -244,7 +244,12 @@ def _inplace_mish_call(x):
     return _inplace_mish_memory(x)
 
 
-_mishgrad._set_torch_hooks(_mish_call, _inplace_mish_call, _mish_backward_call)
+# The extension runs a call itself when every torch tensor in it is plain (strided, no
+# negative bit, no autograd to record, no inference tensor written) and counts the write on
+# the target's version counter (increment_version, or t.copy_(t) where torch has none);
+# every other call comes to the functions above.
+_mishgrad._set_torch_hooks(_mish_call, _inplace_mish_call, _mish_backward_call,
+                           _torch.is_grad_enabled, _torch.strided, _increment_version)
 
 
 def mish(x, inplace=False):
