@@ -38,8 +38,18 @@
 static PyObject *AclnnError;
 static PyObject *np_ndarray, *np_generic, *np_empty_like;
 static PyObject *torch_tensor, *torch_empty_like, *torch_dtypes;
+/* mishgrad.torch's mish, mish_ and mish_backward (set by _set_torch_hooks): a call with a
+   torch tensor among its arguments goes to them, for what torch's own in-place and out=
+   ops do (autograd, version counters, negative-bit views); they come back through the
+   _mish, _mish_ and _mish_backward entry points, which skip the hooks. */
+static PyObject *torch_hooks[3];
+/* What the fast path asks of torch (also set by _set_torch_hooks): torch.is_grad_enabled,
+   torch.strided, and how to count a write on a tensor's version counter (NULL: t.copy_(t),
+   which moves no data but counts as an in-place op). */
+static PyObject *torch_is_grad_enabled, *torch_strided, *torch_bump;
 static PyObject *str_base, *str_is_cpu, *str_dtype, *str_shape, *str_stride, *str_data_ptr,
-    *str_storage, *str_nbytes, *str_element_size, *str_device;
+    *str_storage, *str_nbytes, *str_element_size, *str_device, *str_requires_grad, *str_layout,
+    *str_is_neg, *str_is_inference, *str_copy_;
 
 /* ---- the runtime session: aclInit once, a context and a stream per thread ----------------- */
 
@@ -718,9 +728,84 @@ static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs
     return 0;
 }
 
+/* 1 when a torch tensor needs nothing of torch's rules beyond its memory and, if written,
+   a version count: strided, no negative bit, no autograd to record (grad mode off or no
+   requires_grad), and, if written, not an inference tensor; 0 when mishgrad.torch's hook
+   must take the call; -1 with an exception set. */
+static int torch_plain(PyObject *t, int written, int grad_mode) {
+    if (grad_mode) {
+        PyObject *rg = PyObject_GetAttr(t, str_requires_grad);
+        if (rg == NULL) return -1;
+        int wants_grad = PyObject_IsTrue(rg);
+        Py_DECREF(rg);
+        if (wants_grad != 0) return wants_grad < 0 ? -1 : 0;
+    }
+    PyObject *layout = PyObject_GetAttr(t, str_layout);
+    if (layout == NULL) return -1;
+    int strided = layout == torch_strided;
+    Py_DECREF(layout);
+    if (!strided) return 0;
+    PyObject *const checks[2] = {str_is_neg, str_is_inference};
+    for (int k = 0; k < (written ? 2 : 1); k++) {
+        PyObject *flag = PyObject_CallMethodNoArgs(t, checks[k]);
+        if (flag == NULL) return -1;
+        int set = PyObject_IsTrue(flag);
+        Py_DECREF(flag);
+        if (set != 0) return set < 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+/* Whether this call goes to mishgrad.torch's hook for `op`: 1 when a torch tensor among the
+   arguments needs torch's rules (torch_plain), 0 to run it here, -1 with an exception set.
+   `written` is the index of the argument written (the last one for mish_; out=, by
+   keyword or position, for the others). */
+static int torch_needs_hook(int op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                            Py_ssize_t written_position, const char *written_keyword) {
+    if (torch_hooks[op] == NULL) return 0;
+    Py_ssize_t n = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    int grad_mode = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!is_torch(args[i])) continue;
+        if (grad_mode < 0) {
+            PyObject *enabled = PyObject_CallNoArgs(torch_is_grad_enabled);
+            if (enabled == NULL) return -1;
+            grad_mode = PyObject_IsTrue(enabled);
+            Py_DECREF(enabled);
+            if (grad_mode < 0) return -1;
+        }
+        int written = i < nargs ? i == written_position
+                                : PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i - nargs),
+                                                                   written_keyword) == 0;
+        int plain = torch_plain(args[i], written, grad_mode);
+        if (plain <= 0) return plain < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Counts a write into torch tensor t on its version counter, as torch's in-place ops do:
+   autograd then refuses a backward pass that would read t's old values as unchanged. */
+static int torch_count_write(PyObject *t) {
+    if (!is_torch(t)) return 0;
+    PyObject *r = torch_bump != NULL ? PyObject_CallOneArg(torch_bump, t)
+                                     : PyObject_CallMethodOneArg(t, str_copy_, t);
+    Py_XDECREF(r);
+    return r == NULL ? -1 : 0;
+}
+
+#define MG_TORCH_HOOK(op, written_position, written_keyword)                                   \
+    if (hooked) {                                                                              \
+        int needs = torch_needs_hook(op, args, nargs, kwnames, written_position, written_keyword); \
+        if (needs < 0) return NULL;                                                            \
+        if (needs) return PyObject_Vectorcall(torch_hooks[op], args, (size_t)nargs, kwnames);   \
+    }
+
 /* mish(x, out=None) and mish_backward(grad_output, x, out=None): inputs, then out. */
+
 static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const char *const *names,
-                                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+                                 int hooked, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kwnames) {
+    MG_TORCH_HOOK(op, n_inputs, "out")
     PyObject *a[3];
     if (parse_args(fname, args, nargs, kwnames, names, n_inputs + 1, n_inputs, a) < 0) return NULL;
     operand ops[3];
@@ -739,6 +824,7 @@ static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const 
     if (operand_from(&ops[n_inputs], result, 1, "out") < 0) goto fail;
     rebase_negative_strides(ops, n_inputs + 1);
     if (execute(op, ops, n_inputs + 1) < 0) goto fail;
+    if (hooked && a[n_inputs] != NULL && torch_count_write(result) < 0) goto fail;
     goto done;
 fail:
     Py_CLEAR(result);
@@ -747,21 +833,22 @@ done:
     return result;
 }
 
-static PyObject *py_mish(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)self;
+static PyObject *mish_entry(int hooked, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
     static const char *const names[] = {"x", "out"};
-    return binary_or_unary(OP_MISH, 1, "mish", names, args, nargs, kwnames);
+    return binary_or_unary(OP_MISH, 1, "mish", names, hooked, args, nargs, kwnames);
 }
 
-static PyObject *py_mish_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames) {
-    (void)self;
+static PyObject *mish_backward_entry(int hooked, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kwnames) {
     static const char *const names[] = {"grad_output", "x", "out"};
-    return binary_or_unary(OP_MISH_BACKWARD, 2, "mish_backward", names, args, nargs, kwnames);
+    return binary_or_unary(OP_MISH_BACKWARD, 2, "mish_backward", names, hooked, args, nargs,
+                           kwnames);
 }
 
-static PyObject *py_mish_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    (void)self;
+static PyObject *inplace_mish_entry(int hooked, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
+    MG_TORCH_HOOK(OP_INPLACE_MISH, 0, "x")
     static const char *const names[] = {"x"};
     PyObject *a[1];
     if (parse_args("mish_", args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
@@ -773,9 +860,54 @@ static PyObject *py_mish_(PyObject *self, PyObject *const *args, Py_ssize_t narg
     rebase_negative_strides(&op, 1);
     int rc = execute(OP_INPLACE_MISH, &op, 1);
     operand_release(&op);
-    if (rc < 0) return NULL;
+    if (rc < 0 || (hooked && torch_count_write(a[0]) < 0)) return NULL;
     Py_INCREF(a[0]);
     return a[0];
+}
+
+#define MG_ENTRY(name, entry, hooked)                                                         \
+    static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs,             \
+                          PyObject *kwnames) {                                                 \
+        (void)self;                                                                            \
+        return entry(hooked, args, nargs, kwnames);                                            \
+    }
+MG_ENTRY(py_mish, mish_entry, 1)
+MG_ENTRY(py_mish_, inplace_mish_entry, 1)
+MG_ENTRY(py_mish_backward, mish_backward_entry, 1)
+MG_ENTRY(py_mish_raw, mish_entry, 0)
+MG_ENTRY(py_mish_raw_, inplace_mish_entry, 0)
+MG_ENTRY(py_mish_backward_raw, mish_backward_entry, 0)
+#undef MG_ENTRY
+
+/* _set_torch_hooks(mish, mish_, mish_backward, is_grad_enabled, strided, bump): see
+   torch_hooks and torch_is_grad_enabled; bump None for t.copy_(t). */
+static PyObject *py_set_torch_hooks(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *h[3], *grad_enabled, *strided, *bump;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &h[OP_MISH], &h[OP_INPLACE_MISH], &h[OP_MISH_BACKWARD],
+                          &grad_enabled, &strided, &bump))
+        return NULL;
+    for (int i = 0; i < 3; i++)
+        if (!PyCallable_Check(h[i])) {
+            PyErr_SetString(PyExc_TypeError, "_set_torch_hooks: the hooks must be callable");
+            return NULL;
+        }
+    if (!PyCallable_Check(grad_enabled) || (bump != Py_None && !PyCallable_Check(bump))) {
+        PyErr_SetString(PyExc_TypeError, "_set_torch_hooks: is_grad_enabled and bump must be callable");
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++) {
+        Py_INCREF(h[i]);
+        Py_XSETREF(torch_hooks[i], h[i]);
+    }
+    Py_INCREF(grad_enabled);
+    Py_XSETREF(torch_is_grad_enabled, grad_enabled);
+    Py_INCREF(strided);
+    Py_XSETREF(torch_strided, strided);
+    PyObject *b = bump == Py_None ? NULL : bump;
+    Py_XINCREF(b);
+    Py_XSETREF(torch_bump, b);
+    Py_RETURN_NONE;
 }
 
 /* _c_loop(op, reps, *arrays): the C call alone, for the benchmark. The memory is made
@@ -901,6 +1033,15 @@ static PyMethodDef methods[] = {
      "mish_(x): x = mish(x) in place through aclnnInplaceMish; returns x."},
     {"mish_backward", (PyCFunction)(void (*)(void))py_mish_backward, METH_FASTCALL | METH_KEYWORDS,
      "mish_backward(grad_output, x, out=None): the gradient of mish through aclnnMishBackward."},
+    {"_mish", (PyCFunction)(void (*)(void))py_mish_raw, METH_FASTCALL | METH_KEYWORDS,
+     "internal: mish without the torch hook (memory only: no autograd, no version counter)."},
+    {"_mish_", (PyCFunction)(void (*)(void))py_mish_raw_, METH_FASTCALL | METH_KEYWORDS,
+     "internal: mish_ without the torch hook."},
+    {"_mish_backward", (PyCFunction)(void (*)(void))py_mish_backward_raw,
+     METH_FASTCALL | METH_KEYWORDS, "internal: mish_backward without the torch hook."},
+    {"_set_torch_hooks", py_set_torch_hooks, METH_VARARGS,
+     "internal: _set_torch_hooks(mish, mish_, mish_backward, is_grad_enabled, strided, bump): "
+     "the calls on torch tensors that need torch's rules, and what the others ask of torch."},
     {"_c_loop", (PyCFunction)(void (*)(void))py_c_loop, METH_FASTCALL,
      "_c_loop(op, reps, *arrays) -> seconds: the C call alone, repeated (benchmark)."},
     {"_bind", py_bind, METH_VARARGS, "internal: the optional libraries found at import."},
@@ -931,6 +1072,11 @@ PyMODINIT_FUNC PyInit__mishgrad(void) {
     INTERN(str_nbytes, "nbytes");
     INTERN(str_element_size, "element_size");
     INTERN(str_device, "device");
+    INTERN(str_requires_grad, "requires_grad");
+    INTERN(str_layout, "layout");
+    INTERN(str_is_neg, "is_neg");
+    INTERN(str_is_inference, "is_inference");
+    INTERN(str_copy_, "copy_");
 #undef INTERN
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

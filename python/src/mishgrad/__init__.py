@@ -8,7 +8,9 @@ Each call reaches the library through CANN's public API, on the caller's own mem
 copy): NumPy float32/float16 and torch float32/float16/bfloat16, rank 0-8, any strides,
 offsets and transposes. A new result has the input's type and layout. A failure raises
 AclnnError, whose .status is CANN's status and whose text is the library's message;
-nothing is written then. mishgrad.torch has the autograd function and nn.Module.
+nothing is written then. mishgrad.torch has the autograd function and nn.Module; calls on
+torch tensors go through it, and behave as torch's own ops (autograd, version counters,
+torch's in-place and out= rules).
 """
 import atexit as _atexit
 
@@ -55,6 +57,11 @@ def _bind():
                     torch.Tensor if torch is not None else None,
                     torch.empty_like if torch is not None else None,
                     torch_dtypes, storage)
+    if torch is not None:
+        # Calls with a torch tensor go through mishgrad.torch (autograd, version counters,
+        # torch's in-place rules): importing it sets the extension's hooks.
+        import importlib
+        importlib.import_module(".torch", __name__)
 
 
 _bind()

@@ -1,37 +1,262 @@
 """mishgrad for PyTorch: ``Mish`` (an ``nn.Module``) and ``mish`` (an autograd function),
 usable wherever ``torch.nn.Mish`` / ``torch.nn.functional.mish`` are. Forward and backward
-both run the library (aclnnMish, aclnnMishBackward) on the tensors' own memory."""
+both run the library (aclnnMish, aclnnMishBackward) on the tensors' own memory.
+
+This module also carries what torch's own operators do around the memory, for every call
+of mishgrad.mish / mish_ / mish_backward that has a torch tensor among its arguments (the
+extension hands such calls here): autograd when an input requires grad, torch's in-place
+and out= rules, the version counter of every tensor written, and tensors whose negative
+or conjugate bit is set (their storage holds -x or conj(x), not x)."""
 import torch as _torch
 
 from . import _mishgrad
 
-__all__ = ["Mish", "mish", "MishFunction"]
+__all__ = ["Mish", "mish", "MishFunction", "MishBackwardFunction"]
+
+_Tensor = _torch.Tensor
+_graph = getattr(_torch.autograd, "graph", None)
+_increment_version = getattr(_graph, "increment_version", None)  # torch >= 2.1
+
+
+def _bump_version(t):
+    """Counts a write into t as an in-place op does, so that autograd refuses a backward
+    pass that would read t's old values (saved for backward) as if unchanged."""
+    if t.is_inference():
+        return  # inference tensors keep no version counter
+    if _increment_version is not None:
+        _increment_version(t)
+    elif t.requires_grad:
+        with _torch.no_grad():
+            t.copy_(t)
+    else:
+        # copy_ of a tensor onto itself returns at once (ATen's copy_ checks is_same first)
+        # but goes through autograd's in-place path, which bumps the version; with no
+        # input that requires grad it records nothing, so no_grad (1 us) is not needed.
+        t.copy_(t)
+
+
+def _check_layout(t, name):
+    if t.layout != _torch.strided:
+        raise TypeError(f"mishgrad: {name} is a {t.layout} tensor; CANN describes strided "
+                        f"tensors only (convert it with .to_dense())")
+
+
+def _readable(t, name):
+    """t as the library can read it: a tensor whose negative or conjugate bit is set is
+    materialized (its storage holds -x or conj(x))."""
+    if not isinstance(t, _Tensor):
+        return t
+    _check_layout(t, name)
+    if t.is_neg() or t.is_conj():
+        t = t.resolve_conj().resolve_neg()
+    return t
+
+
+def _check_target(t, name):
+    _check_layout(t, name)
+    if t.is_inference() and not _torch.is_inference_mode_enabled():
+        # torch's own words for an in-place op on an inference tensor.
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not "
+                           "allowed.You can make a clone to get a normal tensor before doing "
+                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+                           "details.")
+
+
+def _write(raw, inputs, names, out, count=True):
+    """raw(*inputs, out=out) on the tensors' memory, as a torch out= op does it: out's
+    version counted (count=False: the caller's autograd Function marks it dirty); an out with the negative or conjugate bit is computed into a plain
+    tensor and copied in (copy_ stores -y / conj(y) and counts the version)."""
+    inputs = [_readable(a, n) for a, n in zip(inputs, names)]
+    if not isinstance(out, _Tensor):
+        return raw(*inputs, out=out)
+    _check_target(out, "out")
+    if out.is_neg() or out.is_conj():
+        plain = out.resolve_conj().resolve_neg()
+        raw(*inputs, out=plain)
+        with _torch.no_grad():
+            out.copy_(plain)
+        return out
+    # The version is counted before the write: a view torch refuses to modify in place
+    # (an output of unbind, say) raises here, with nothing written.
+    if count:
+        _bump_version(out)
+    raw(*inputs, out=out)
+    return out
+
+
+def _mish_memory(x, out=None, count=True):
+    if out is None:
+        return _mishgrad._mish(_readable(x, "x"))
+    return _write(_mishgrad._mish, (x,), ("x",), out, count)
+
+
+def _mish_backward_memory(grad_output, x, out=None):
+    if out is None:
+        return _mishgrad._mish_backward(_readable(grad_output, "grad_output"), _readable(x, "x"))
+    return _write(_mishgrad._mish_backward, (grad_output, x), ("grad_output", "x"), out)
+
+
+def _inplace_mish_memory(x):
+    _check_target(x, "x")
+    if x.is_neg() or x.is_conj():
+        _write(_mishgrad._mish, (x,), ("x",), x)
+        return x
+    _bump_version(x)  # first, as in _write
+    _mishgrad._mish_(x)
+    return x
+
+
+def _mish_second_derivative(x):
+    """mish''(x) = sech^2(sp) s (2 + x (sigmoid(-x) - 2 t s)), sp = softplus(x),
+    t = tanh(sp), s = sigmoid(x): in float64 (mish has no float64 operator in the library,
+    and 1 - t^2 written as such cancels for x > 4 in float32), in torch's own operators so
+    that it is differentiable in turn. sech^2 and sigmoid(-x) keep the large-x tail exact."""
+    xd = x.double()
+    sp = _torch.logaddexp(xd, _torch.zeros_like(xd))
+    s = _torch.sigmoid(xd)
+    t = _torch.tanh(sp)
+    sech2 = _torch.cosh(sp).pow(-2)
+    return (sech2 * s * (2 + xd * (_torch.sigmoid(-xd) - 2 * t * s))).to(x.dtype)
+
+
+class MishBackwardFunction(_torch.autograd.Function):
+    """grad_x = grad_output * mish'(x) through aclnnMishBackward, differentiable in both
+    arguments (mish's second derivative, for double backward)."""
+
+    @staticmethod
+    def forward(ctx, grad_output, x):
+        ctx.save_for_backward(grad_output, x)
+        return _mish_backward_memory(grad_output, x)
+
+    @staticmethod
+    def backward(ctx, ggx):
+        grad_output, x = ctx.saved_tensors
+        d_grad_output = d_x = None
+        if ctx.needs_input_grad[0]:
+            d_grad_output = MishBackwardFunction.apply(ggx, x)
+        if ctx.needs_input_grad[1]:
+            d_x = ggx * grad_output * _mish_second_derivative(x)
+        return d_grad_output, d_x
 
 
 class MishFunction(_torch.autograd.Function):
-    """y = x * tanh(softplus(x)); the gradient is aclnnMishBackward's."""
+    """y = x * tanh(softplus(x)); the gradient is aclnnMishBackward's (differentiable again)."""
 
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _mishgrad.mish(x)
+        return _mish_memory(x)
 
     @staticmethod
-    @_torch.autograd.function.once_differentiable
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
-        return _mishgrad.mish_backward(grad_output, x)
+        return MishBackwardFunction.apply(grad_output, x)
+
+
+class _InplaceMishFunction(_torch.autograd.Function):
+    """x = mish(x) in place with autograd, as torch's mish_ records it: the backward needs
+    the old x, so the caller passes a clone of it (x_old, differentiable) and x's new history
+    runs through it."""
+
+    @staticmethod
+    def forward(ctx, x, x_old):
+        ctx.save_for_backward(x_old)
+        _mish_memory(x_old, out=x, count=False)  # mark_dirty counts the version
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x_old,) = ctx.saved_tensors
+        # x's old values reach the result through x_old only; a defined (zero) gradient for
+        # x itself all the same, which autograd's CopySlices needs when x is a view.
+        zero = grad_output.new_zeros(()).expand_as(grad_output)
+        return zero, MishBackwardFunction.apply(grad_output, x_old)
+
+
+def _needs_grad(*args):
+    if _torch.is_grad_enabled():
+        for a in args:
+            if isinstance(a, _Tensor) and a.requires_grad:
+                return True
+    return False
+
+
+def _refuse_out_with_grad(fname, *args):
+    if _needs_grad(*args):
+        raise RuntimeError(f"mishgrad.{fname}(): functions with out=... arguments don't support "
+                           f"automatic differentiation, but one of the arguments requires grad.")
+
+
+def _as_tensor(a):
+    return a if isinstance(a, _Tensor) else _torch.as_tensor(a)
+
+
+# ---- mishgrad.mish / mish_ / mish_backward with a torch tensor among the arguments --------
+
+def _mish_call(x, out=None):
+    if out is not None:
+        _refuse_out_with_grad("mish", x, out)
+        return _mish_memory(x, out)
+    if _needs_grad(x):
+        return MishFunction.apply(x)
+    return _mish_memory(x)
+
+
+def _mish_backward_call(grad_output, x, out=None):
+    if out is not None:
+        _refuse_out_with_grad("mish_backward", grad_output, x, out)
+        return _mish_backward_memory(grad_output, x, out)
+    if _needs_grad(grad_output, x):
+        return MishBackwardFunction.apply(_as_tensor(grad_output), _as_tensor(x))
+    return _mish_backward_memory(grad_output, x)
+
+
+def _inplace_mish_call(x):
+    if not isinstance(x, _Tensor):
+        return _mishgrad._mish_(x)
+    _check_target(x, "x")
+    if _needs_grad(x):
+        # torch's checks (and words), before anything is written.
+        base = x._base
+        if base is not None and x.is_leaf:
+            # a view that requires grad and has no grad_fn: made under no_grad
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                "forbidden. You can clarify your code by moving both the view and the inplace "
+                "either both inside the no_grad block (if you don't want the inplace to be "
+                "tracked) or both outside (if you want the inplace to be tracked).")
+        if x.is_leaf:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
+        if base is not None and base.is_leaf and base.requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+        if base is not None:
+            # Some views may not be modified in place at all (the outputs of unbind, split,
+            # ...: functions that return several views); torch tells which, and with what
+            # words, only when an in-place op is recorded. x.copy_(x) is such an op that
+            # moves no data (ATen's copy_ of a tensor onto itself returns at once), so it
+            # raises torch's own error before anything is written, or records an identity.
+            x.copy_(x)
+        return _InplaceMishFunction.apply(x, x.clone())
+    return _inplace_mish_memory(x)
+
+
+# The extension runs a call itself when every torch tensor in it is plain (strided, no
+# negative bit, no autograd to record, no inference tensor written) and counts the write on
+# the target's version counter (increment_version, or t.copy_(t) where torch has none);
+# every other call comes to the functions above.
+_mishgrad._set_torch_hooks(_mish_call, _inplace_mish_call, _mish_backward_call,
+                           _torch.is_grad_enabled, _torch.strided, _increment_version)
 
 
 def mish(x, inplace=False):
-    """Mish of a CPU tensor, with autograd. ``inplace=True`` overwrites ``x`` when no
-    gradient is needed; when one is, x is needed for the backward pass, so the result is a
-    new tensor (as if ``inplace=False``)."""
-    if inplace and not (_torch.is_grad_enabled() and x.requires_grad):
-        return _mishgrad.mish_(x)
-    if _torch.is_grad_enabled() and x.requires_grad:
-        return MishFunction.apply(x)
-    return _mishgrad.mish(x)
+    """Mish of a CPU tensor, with autograd, as ``torch.nn.functional.mish``: ``inplace=True``
+    overwrites ``x`` (recorded by autograd when x requires grad; refused, as torch does, for
+    a leaf that requires grad)."""
+    return _inplace_mish_call(x) if inplace else _mish_call(x)
 
 
 class Mish(_torch.nn.Module):
