@@ -21,6 +21,11 @@
  *
  * Then the cost model: the textbook form with two more fmas, adds or compare-and-selects, or
  * without its division, so the price of each kind of operation per vector can be read off.
+ *
+ * Last, the 16-bit question: a bfloat16 input has only 65536 values, so its result could be
+ * a table lookup (every ISA then gives the table's bits). The library's bfloat16 tile is
+ * timed side by side with a 65536-entry table of its own results, looked up by AVX-512
+ * gathers and by scalar loads (the table is checked equal to the tile on the test input).
  * AVX-512 only (the cost of the operations is the question); elsewhere it reports a skip.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -148,6 +153,31 @@ FORM_TILE(plus_add)
 FORM_TILE(plus_select)
 FORM_TILE(no_div)
 
+/* The 16-bit lookup: table[b] = the library's bfloat16 result for input bits b, with one
+   entry of padding so that the 32-bit gathers at 2-byte offsets stay inside it. */
+static uint16_t bf16_table[65536 + 2];
+
+static void tile_bf16_gather(const void *x_v, void *y_v, size_t n) {
+    const uint16_t *x = x_v;
+    uint16_t *y = y_v;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m512i bits = _mm512_loadu_si512(x + i);
+        const __m512i lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(bits));
+        const __m512i hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(bits, 1));
+        const __m256i ylo = _mm512_cvtepi32_epi16(_mm512_i32gather_epi32(lo, (const void *)bf16_table, 2));
+        const __m256i yhi = _mm512_cvtepi32_epi16(_mm512_i32gather_epi32(hi, (const void *)bf16_table, 2));
+        _mm512_storeu_si512(y + i, _mm512_inserti64x4(_mm512_castsi256_si512(ylo), yhi, 1));
+    }
+    for (; i < n; i++) y[i] = bf16_table[x[i]];
+}
+
+static void tile_bf16_scalar_lookup(const void *x_v, void *y_v, size_t n) {
+    const uint16_t *x = x_v;
+    uint16_t *y = y_v;
+    for (size_t i = 0; i < n; i++) y[i] = bf16_table[x[i]];
+}
+
 static double seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -228,6 +258,46 @@ int main(int argc, char **argv) {
         printf("%-10s %10.3f  %+.3f ns per 16-lane vector%s\n", forms[f].name, best[f],
                f == FORMS - 1 ? per_vector : per_vector / 2.0, f == FORMS - 1 ? " (the division)" : " each");
     }
+
+    /* bfloat16: computed (the library's tile) against the table of its own results */
+    uint16_t *every = malloc(65536 * sizeof(uint16_t));
+    uint16_t *bx = malloc(N * sizeof(uint16_t)), *by = malloc(N * sizeof(uint16_t)),
+             *by2 = malloc(N * sizeof(uint16_t));
+    if (every == NULL || bx == NULL || by == NULL || by2 == NULL) return 1;
+    for (uint32_t b = 0; b < 65536; b++) every[b] = (uint16_t)b;
+    library->bf16(every, bf16_table, 65536);
+    for (size_t i = 0; i < N; i++) {
+        uint32_t bits;
+        memcpy(&bits, &x[i], sizeof bits);
+        bx[i] = (uint16_t)(bits >> 16);
+    }
+    library->bf16(bx, by, N);
+    tile_bf16_gather(bx, by2, N);
+    if (memcmp(by, by2, N * sizeof(uint16_t)) != 0) {
+        printf("mish_forms: the gather table differs from the bfloat16 tile\n");
+        return 1;
+    }
+    struct {
+        const char *name;
+        mish_tile_fn tile;
+    } lookups[] = {{"computed", library->bf16}, {"gather", tile_bf16_gather}, {"scalar", tile_bf16_scalar_lookup}};
+    enum { LOOKUPS = sizeof lookups / sizeof lookups[0] };
+    double best16[LOOKUPS];
+    for (int f = 0; f < LOOKUPS; f++) best16[f] = 1e30;
+    for (int pass = 0; pass < 41; pass++)
+        for (int f = 0; f < LOOKUPS; f++) {
+            const double start = seconds();
+            for (int k = 0; k < 10; k++) lookups[f].tile(bx, by, N);
+            const double ns = (seconds() - start) / (10.0 * N) * 1e9;
+            if (ns < best16[f]) best16[f] = ns;
+        }
+    printf("\nbfloat16: the library's tile against a 65536-entry table of its results (same bits):\n");
+    for (int f = 0; f < LOOKUPS; f++)
+        printf("%-10s %10.3f ns/elem %8.2fx\n", lookups[f].name, best16[f], best16[f] / best16[0]);
+    free(every);
+    free(bx);
+    free(by);
+    free(by2);
     free(x);
     free(y);
     return 0;
