@@ -61,17 +61,41 @@ static void *register_or_fail(const char *api, mgrt_handle_kind kind, void *obje
 
 /* ---- aclScalar ------------------------------------------------------------------------ */
 
+/* The bytes an aclScalar of `dtype` reads from `value`, 0 for a dtype CANN's aclScalar does
+   not take (its constructor's list). Not aclDataTypeSize: that gives 8 for the FP6 / FP4
+   dtypes (the tensor-size convention), whose scalar is one byte. */
+static size_t scalar_bytes(aclDataType dtype) {
+    switch (dtype) {
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: case ACL_FLOAT6_E3M2: case ACL_FLOAT6_E2M3:
+    case ACL_FLOAT4_E2M1: case ACL_FLOAT4_E1M2:
+        return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16:
+        return 2;
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32:
+        return 4;
+    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64:
+        return 8;
+    case ACL_COMPLEX128:
+        return 16;
+    default:
+        return 0;
+    }
+}
+
 aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
     static const char api[] = "aclCreateScalar";
     if (value == NULL) {
         mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: value is NULL", api);
         return NULL;
     }
-    size_t size = aclDataTypeSize(dataType);
-    if (size == 0 || size > SCALAR_BYTES) {
+    size_t size = scalar_bytes(dataType);
+    if (size == 0) {
         mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                     "%s: dataType %d is not a scalar type (it has no whole-byte size; see aclDataTypeSize)", api,
-                     (int)dataType);
+                     "%s: dataType %d is not a scalar type; supported: FLOAT, FLOAT16, INT8, INT32, UINT8, INT16, "
+                     "UINT16, UINT32, INT64, UINT64, DOUBLE, BOOL, COMPLEX64, COMPLEX128, BF16, HIFLOAT8, "
+                     "FLOAT8_E5M2, FLOAT8_E4M3FN, FLOAT8_E8M0, FLOAT6_E3M2, FLOAT6_E2M3, FLOAT4_E2M1, FLOAT4_E1M2",
+                     api, (int)dataType);
         return NULL;
     }
     scalar_object *s = mgrt_calloc(1, sizeof *s);
@@ -87,11 +111,10 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
 
 /* ---- arrays ------------------------------------------------------------------------- */
 
+/* As CANN's: values are taken only from a non-NULL `value` with size > 0; NULL (whatever
+   the size) makes an empty object, size 0. */
 static void *create_array(const char *api, mgrt_handle_kind kind, const void *value, uint64_t size, size_t elem) {
-    if (value == NULL && size > 0) {
-        mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: value is NULL but size is %llu", api, (unsigned long long)size);
-        return NULL;
-    }
+    if (value == NULL) size = 0;
     if (size > (SIZE_MAX - sizeof(array_object)) / elem) {
         mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: size %llu is larger than memory", api,
                      (unsigned long long)size);
@@ -126,10 +149,7 @@ aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size) {
    handles (and owns their objects from now on). */
 static void *create_list(const char *api, mgrt_handle_kind kind, mgrt_handle_kind element_kind,
                          const void *const *value, uint64_t size, mgrt_handle_destroy_fn destroy) {
-    if (value == NULL && size > 0) {
-        mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: value is NULL but size is %llu", api, (unsigned long long)size);
-        return NULL;
-    }
+    if (value == NULL) size = 0; /* as for arrays: an empty list */
     if (size > (SIZE_MAX - sizeof(array_object)) / sizeof(void *)) {
         mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: size %llu is larger than memory", api,
                      (unsigned long long)size);
@@ -231,6 +251,15 @@ aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size
 aclnnStatus nnop_tensor_list_size(const aclTensorList *list, const char *api, const char *name, uint64_t *size) {
     if (list == NULL) return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: %s is NULL", api, name);
     return get_size(api, name, list, MGRT_HANDLE_TENSOR_LIST, size);
+}
+
+int nnop_tensor_list_null_at(const aclTensorList *list, uint64_t index) {
+    const array_object *a = mgrt_handle_pin(list, MGRT_HANDLE_TENSOR_LIST);
+    if (a == NULL) return -1;
+    int null_element = -1;
+    if (index < a->size) null_element = ((const void *const *)(const void *)a->values)[index] == NULL;
+    mgrt_handle_unpin(list);
+    return null_element;
 }
 
 /* ---- aclnnInit / aclnnFinalize ------------------------------------------------------ */

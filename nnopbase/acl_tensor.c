@@ -126,32 +126,60 @@ aclnnStatus aclDestroyTensor(const aclTensor *tensor) {
                         mgrt_handle_describe(tensor, MGRT_HANDLE_TENSOR));
 }
 
+/* As CANN's aclTensor::InitTensor: a field is replaced only when given -- the view shape
+   when viewDims is non-NULL with viewDimsNum > 0, the storage shape likewise, the address
+   when non-NULL -- and kept otherwise; dtype, format and offset are always set; strides are
+   `stride` (viewDimsNum of them) or, when NULL, row-major over the resulting view. One case
+   CANN leaves inconsistent is refused: strides given for viewDimsNum dims while the view
+   kept has another rank (161002). */
 aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
                           const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
                           uint64_t storageDimsNum, void *tensorDataAddr) {
     static const char api[] = "aclInitTensor";
     aclnnStatus status = nnop_check_handle(tensor, MGRT_HANDLE_TENSOR, api, "tensor", ACLNN_ERR_PARAM_NULLPTR);
     if (status != ACLNN_SUCCESS) return status;
-    status = check_descriptor(api, viewDims, viewDimsNum, storageDims, storageDimsNum);
+    const int new_view = viewDims != NULL && viewDimsNum > 0;
+    const int new_storage = storageDims != NULL && storageDimsNum > 0;
+    status = check_descriptor(api, new_view ? viewDims : NULL, new_view ? viewDimsNum : 0,
+                              new_storage ? storageDims : NULL, new_storage ? storageDimsNum : 0);
     if (status != ACLNN_SUCCESS) return status;
     tensor_block *b = mgrt_handle_pin(tensor, MGRT_HANDLE_TENSOR);
     if (b == NULL) return nnop_check_handle(tensor, MGRT_HANDLE_TENSOR, api, "tensor", ACLNN_ERR_PARAM_NULLPTR);
-    uint64_t values = 2 * viewDimsNum + storageDimsNum;
-    int64_t *room = b->arrays, *old = NULL;
-    if (values > b->capacity) {
-        room = mgrt_malloc((size_t)values * sizeof(int64_t));
-        if (room == NULL) {
-            mgrt_handle_unpin(tensor);
-            return mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory (an allocation failed)", api);
-        }
+    nnop_tensor *t = &b->tensor;
+    const uint64_t rank = new_view ? viewDimsNum : t->rank;
+    const uint64_t storage_rank = new_storage ? storageDimsNum : t->storage_rank;
+    if (stride != NULL && viewDimsNum != rank) {
+        mgrt_handle_unpin(tensor);
+        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                            "%s: stride gives %llu dims but the view keeps its %llu (viewDims is NULL or "
+                            "viewDimsNum 0)",
+                            api, (unsigned long long)viewDimsNum, (unsigned long long)rank);
+    }
+    /* The kept arrays move into the new room, which may be the old one: copy them first. */
+    const uint64_t values = 2 * rank + storage_rank;
+    int64_t *kept = mgrt_malloc((size_t)(rank + storage_rank + 1) * sizeof(int64_t));
+    int64_t *room = values > b->capacity ? mgrt_malloc((size_t)values * sizeof(int64_t)) : b->arrays;
+    if (kept == NULL || room == NULL) {
+        if (room != b->arrays) mgrt_free(room);
+        mgrt_free(kept);
+        mgrt_handle_unpin(tensor);
+        return mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory (an allocation failed)", api);
+    }
+    if (!new_view && rank > 0) memcpy(kept, t->view_dims, (size_t)rank * sizeof(int64_t));
+    if (!new_storage && storage_rank > 0)
+        memcpy(kept + rank, t->storage_dims, (size_t)storage_rank * sizeof(int64_t));
+    int64_t *old = NULL;
+    if (room != b->arrays) {
         if (b->arrays != b->inline_arrays) old = b->arrays;
         b->arrays = room;
         b->capacity = values;
     }
-    fill_tensor(&b->tensor, room, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
-                storageDimsNum, tensorDataAddr);
+    void *data = tensorDataAddr != NULL ? tensorDataAddr : atomic_load_explicit(&t->data, memory_order_relaxed);
+    fill_tensor(t, room, new_view ? viewDims : kept, rank, dataType, stride, offset, format,
+                new_storage ? storageDims : kept + rank, storage_rank, data);
     mgrt_handle_unpin(tensor);
     mgrt_free(old);
+    mgrt_free(kept);
     return ACLNN_SUCCESS;
 }
 
@@ -180,9 +208,9 @@ static aclnnStatus pin_for_getter(const char *api, const aclTensor *tensor, cons
 typedef enum { VIEW_SHAPE, VIEW_STRIDES, STORAGE_SHAPE } array_field;
 
 static aclnnStatus copy_array(const char *api, const aclTensor *tensor, array_field field, int64_t **out,
-                              uint64_t *out_count, const char *out_name) {
+                              uint64_t *out_count, const char *out_name, const char *count_name) {
     nnop_tensor *t = NULL;
-    aclnnStatus status = pin_for_getter(api, tensor, out, out_name, out_count, "count", &t);
+    aclnnStatus status = pin_for_getter(api, tensor, out, out_name, out_count, count_name, &t);
     if (status != ACLNN_SUCCESS) return status;
     const int64_t *values = field == VIEW_SHAPE ? t->view_dims : field == VIEW_STRIDES ? t->strides : t->storage_dims;
     uint64_t count = field == STORAGE_SHAPE ? t->storage_rank : t->rank;
@@ -200,15 +228,16 @@ static aclnnStatus copy_array(const char *api, const aclTensor *tensor, array_fi
 }
 
 aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum) {
-    return copy_array("aclGetViewShape", tensor, VIEW_SHAPE, viewDims, viewDimsNum, "viewDims");
+    return copy_array("aclGetViewShape", tensor, VIEW_SHAPE, viewDims, viewDimsNum, "viewDims", "viewDimsNum");
 }
 
 aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum) {
-    return copy_array("aclGetViewStrides", tensor, VIEW_STRIDES, stridesValue, stridesNum, "stridesValue");
+    return copy_array("aclGetViewStrides", tensor, VIEW_STRIDES, stridesValue, stridesNum, "stridesValue", "stridesNum");
 }
 
 aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, uint64_t *storageDimsNum) {
-    return copy_array("aclGetStorageShape", tensor, STORAGE_SHAPE, storageDims, storageDimsNum, "storageDims");
+    return copy_array("aclGetStorageShape", tensor, STORAGE_SHAPE, storageDims, storageDimsNum, "storageDims",
+                      "storageDimsNum");
 }
 
 #define DEFINE_SCALAR_GETTER(function, type, argument, read)                                             \

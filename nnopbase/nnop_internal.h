@@ -39,5 +39,8 @@ aclnnStatus nnop_check_handle(const void *handle, mgrt_handle_kind kind, const c
 /* aclTensorList's size (acl_meta_objects.c): 0 and *size set, or 561103 for NULL / 161002
    for a stale list with the message set, naming argument `name` of `api`. */
 aclnnStatus nnop_tensor_list_size(const aclTensorList *list, const char *api, const char *name, uint64_t *size);
+/* Whether element `index` of a live list is NULL: 1 or 0; -1 for a list that is not live
+   or an index past its end. */
+int nnop_tensor_list_null_at(const aclTensorList *list, uint64_t index);
 
 #endif /* NNOP_INTERNAL_H_ */

@@ -294,6 +294,9 @@ static aclnnStatus set_dynamic_address(const char *api, aclOpExecutor *executor_
         status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                               "%s: relativeIndex %zu is out of range; tensors holds %llu tensor(s)", api, relativeIndex,
                               (unsigned long long)size);
+    /* CANN looks at the element before the executor's parameters: a NULL one is 561103 */
+    if (status == ACLNN_SUCCESS && nnop_tensor_list_null_at(tensors, relativeIndex) == 1)
+        status = mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: tensors[%zu] is NULL", api, relativeIndex);
     if (status == ACLNN_SUCCESS) {
         uint32_t count = which == 0 ? e->input_count : which == 1 ? e->output_count : e->input_count + e->output_count;
         status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,

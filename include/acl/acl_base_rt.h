@@ -205,8 +205,9 @@ ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBuffer
 ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
 
-/* Bytes of one element of `dataType`; 0 for types without a whole-byte size (ACL_STRING,
-   the sub-byte types ACL_INT4, ACL_UINT1, ACL_FLOAT6_*, ACL_FLOAT4_*) and unknown values. */
+/* Bytes of one element of `dataType`, by CANN's table: 1 for the sub-byte ACL_INT4 and
+   ACL_UINT1 and the 8-bit types, 0 for ACL_STRING and ACL_DT_UNDEFINED, and CANN's default
+   of 8 for any value the table does not list (the 6- and 4-bit floats among them). */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
 /* An application log line through the runtime's logger (ASCEND_GLOBAL_LOG_LEVEL applies);

@@ -86,14 +86,18 @@ MG_TEST(int_array_size_and_copy) {
     MG_CHECK_EQ_INT(size, 7); /* nothing written on failure */
     MG_CHECK_EQ_INT(aclDestroyIntArray(a), ACLNN_ERR_PARAM_INVALID);
     (void)message();
-    /* empty arrays: NULL values with size 0 are fine; NULL with a size is not */
+    /* empty arrays: NULL values make one, whatever the size (as CANN's aclArray) */
     aclIntArray *empty = aclCreateIntArray(NULL, 0);
     MG_CHECK(empty != NULL);
     MG_CHECK_EQ_INT(aclGetIntArraySize(empty, &size), ACLNN_SUCCESS);
     MG_CHECK_EQ_INT(size, 0);
     MG_CHECK_EQ_INT(aclDestroyIntArray(empty), ACLNN_SUCCESS);
-    MG_CHECK(aclCreateIntArray(NULL, 3) == NULL);
-    MG_CHECK_STR_CONTAINS(message(), "value is NULL");
+    empty = aclCreateIntArray(NULL, 3);
+    MG_CHECK(empty != NULL);
+    size = 7;
+    MG_CHECK_EQ_INT(aclGetIntArraySize(empty, &size), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(size, 0);
+    MG_CHECK_EQ_INT(aclDestroyIntArray(empty), ACLNN_SUCCESS);
     MG_CHECK_EQ_INT(aclDestroyIntArray(NULL), ACLNN_SUCCESS);
 }
 
@@ -185,9 +189,13 @@ MG_TEST(tensor_list_with_a_tensor_destroyed_first) {
     MG_CHECK(aclCreateTensorList(stale, 2) == NULL);
     MG_CHECK_STR_CONTAINS(message(), "value[1]");
     MG_CHECK_EQ_INT(aclDestroyTensor(stale[0]), ACLNN_SUCCESS);
-    MG_CHECK(aclCreateTensorList(NULL, 2) == NULL);
-    MG_CHECK_STR_CONTAINS(message(), "value is NULL");
-    aclTensorList *empty = aclCreateTensorList(NULL, 0);
+    aclTensorList *empty = aclCreateTensorList(NULL, 2); /* NULL values: empty, as CANN's */
+    MG_CHECK(empty != NULL);
+    uint64_t none = 9;
+    MG_CHECK_EQ_INT(aclGetTensorListSize(empty, &none), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(none, 0);
+    MG_CHECK_EQ_INT(aclDestroyTensorList(empty), ACLNN_SUCCESS);
+    empty = aclCreateTensorList(NULL, 0);
     MG_CHECK(empty != NULL);
     uint64_t size = 9;
     MG_CHECK_EQ_INT(aclGetTensorListSize(empty, &size), ACLNN_SUCCESS);
@@ -252,15 +260,46 @@ MG_TEST(init_tensor_redescribes) {
     void *addr = NULL;
     MG_CHECK_EQ_INT(aclGetRawTensorAddr(t, &addr), ACLNN_SUCCESS);
     MG_CHECK(addr == &marker);
-    /* refusals write nothing */
     MG_CHECK_EQ_INT(aclInitTensor(NULL, dims, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, NULL),
                     ACLNN_ERR_PARAM_NULLPTR);
     MG_CHECK_STR_CONTAINS(message(), "tensor");
-    MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, NULL),
-                    ACLNN_ERR_PARAM_NULLPTR);
-    MG_CHECK_STR_CONTAINS(message(), "viewDims");
+    /* As CANN's InitTensor: what is not given is kept -- the view shape (viewDims NULL, or
+       viewDimsNum 0), the storage shape likewise, the address (NULL) -- and dtype, format and
+       offset are set; NULL strides are row-major over the kept view. */
+    MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 4, ACL_FLOAT, NULL, 1, ACL_FORMAT_ND, NULL, 0, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclGetViewShape(t, &values, &count), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(count, 4);
+    if (values && count == 4) MG_CHECK(values[0] == 2 && values[1] == 3 && values[2] == 4 && values[3] == 5);
+    free(values);
+    values = NULL;
+    MG_CHECK_EQ_INT(aclGetStorageShape(t, &values, &count), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(count, 1);
+    if (values && count == 1) MG_CHECK_EQ_INT(values[0], 120);
+    free(values);
+    values = NULL;
+    int64_t contiguous[4] = {60, 20, 5, 1}, odd[4] = {1, 2, 6, 24};
+    MG_CHECK_EQ_INT(aclInitTensor(t, dims, 4, ACL_FLOAT, odd, 0, ACL_FORMAT_ND, NULL, 0, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 0, ACL_FLOAT, NULL, 1, ACL_FORMAT_ND, NULL, 0, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclGetViewStrides(t, &values, &count), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(count, 4);
+    if (values && count == 4)
+        for (int i = 0; i < 4; i++) MG_CHECK_EQ_INT(values[i], contiguous[i]);
+    free(values);
+    values = NULL;
+    MG_CHECK_EQ_INT(aclGetViewOffset(t, &offset), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(offset, 1);
     MG_CHECK_EQ_INT(aclGetDataType(t, &dtype), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(dtype, ACL_FLOAT16);
+    MG_CHECK_EQ_INT(dtype, ACL_FLOAT);
+    MG_CHECK_EQ_INT(aclGetFormat(t, &format), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(format, ACL_FORMAT_ND);
+    MG_CHECK_EQ_INT(aclGetRawTensorAddr(t, &addr), ACLNN_SUCCESS);
+    MG_CHECK(addr == &marker);
+    /* the one inconsistent case is refused, writing nothing: strides for 2 dims, view of 4 kept */
+    MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 2, ACL_FLOAT16, odd, 0, ACL_FORMAT_ND, NULL, 0, NULL),
+                    ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(message(), "stride gives 2 dims but the view keeps its 4");
+    MG_CHECK_EQ_INT(aclGetDataType(t, &dtype), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(dtype, ACL_FLOAT);
     /* smaller again (reuses the room), then a destroyed tensor */
     MG_CHECK_EQ_INT(aclInitTensor(t, dims, 1, ACL_INT32, NULL, 0, ACL_FORMAT_ND, NULL, 0, NULL), ACLNN_SUCCESS);
     MG_CHECK_EQ_INT(aclGetViewStrides(t, &values, &count), ACLNN_SUCCESS);
@@ -397,6 +436,17 @@ MG_TEST(dynamic_tensor_addr_forms) {
         /* MishBackward has no aclTensorList parameter: every irIndex is refused */
         MG_CHECK_EQ_INT(forms[f](e, 0, 0, list, &other), ACLNN_ERR_PARAM_INVALID);
         MG_CHECK_STR_CONTAINS(message(), "irIndex");
+    }
+    /* a NULL element: 561103, before the executor's parameters are asked (CANN's order) */
+    {
+        const aclTensor *with_null[2] = {small_tensor(), NULL};
+        aclTensorList *holes = aclCreateTensorList(with_null, 2);
+        MG_CHECK(holes != NULL);
+        for (int f = 0; f < 6; f++) {
+            MG_CHECK_EQ_INT(forms[f](e, 0, 1, holes, &other), ACLNN_ERR_INNER_NULLPTR);
+            MG_CHECK_STR_CONTAINS(message(), "tensors[1] is NULL");
+        }
+        MG_CHECK_EQ_INT(aclDestroyTensorList(holes), ACLNN_SUCCESS);
     }
     void *addr = NULL;
     MG_CHECK_EQ_INT(aclGetRawTensorAddr(x, &addr), ACLNN_SUCCESS);
