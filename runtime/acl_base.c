@@ -2,11 +2,14 @@
  * runtime/acl_base.c: what acl_base_rt.h declares besides the SoC name: element sizes, the
  * float16 conversions, data buffers and application log lines.
  */
+#define _DEFAULT_SOURCE /* syscall(SYS_gettid): the thread id CANN's app log lines carry */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "mgrt_handle.h"
 #include "runtime_internal.h"
@@ -166,16 +169,17 @@ uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer) {
 
 /* ---- application logs ------------------------------------------------------------------ */
 
+/* As CANN's aclAppLog: nothing without a format, a function or a file name; the line's text
+   is `<thread id> <func>:<file>:<line>: "<message>"`, the message cut at 1023 bytes. */
 void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line, const char *fmt, ...) {
     int level = (int)logLevel;
-    if (level < MGRT_LOG_DEBUG || level > MGRT_LOG_ERROR || fmt == NULL || !mgrt_log_enabled(level)) return;
+    if (fmt == NULL || func == NULL || file == NULL) return;
+    if (level < MGRT_LOG_DEBUG || level > MGRT_LOG_ERROR || !mgrt_log_enabled(level)) return;
     char text[1024];
     va_list args;
     va_start(args, fmt);
     int written = vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
     if (written >= (int)sizeof text) memcpy(text + sizeof text - 16, "...[truncated]", 15);
-    const char *base = file ? strrchr(file, '/') : NULL;
-    mgrt_log(level, "APP", "%s:%u %s: %s", base ? base + 1 : (file ? file : "?"), (unsigned)line,
-             func ? func : "?", text);
+    mgrt_log(level, "APP", "%ld %s:%s:%u: \"%s\"", (long)syscall(SYS_gettid), func, file, (unsigned)line, text);
 }

@@ -8,8 +8,9 @@
  * messages that fit in RECENT_ERROR_CAPACITY bytes.
  *
  * ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error, 4 off; default 3) and
- * ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout, else stderr) are read at the first log call and
- * again at every aclInit, so a program that sets them before aclInit is obeyed.
+ * ASCEND_LOG_PRINT_TO_STDOUT (or the deprecated ASCEND_SLOG_PRINT_TO_STDOUT; 1: stdout, else
+ * stderr) are read at the first log call and again at every aclInit, so a program that sets
+ * them before aclInit is obeyed.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -82,9 +83,18 @@ static int env_int(const char *name, int fallback, int lo, int hi) {
     return (int)value;
 }
 
+/* Printing to stdout: ASCEND_LOG_PRINT_TO_STDOUT, or, when that is unset or empty, the
+   deprecated ASCEND_SLOG_PRINT_TO_STDOUT (CANN 9.2.0: "if both are set, the new one
+   decides"); 1 prints to stdout, anything else keeps the default (stderr here). */
+static int print_to_stdout(void) {
+    const char *current = getenv("ASCEND_LOG_PRINT_TO_STDOUT");
+    const char *name = current != NULL && *current != '\0' ? "ASCEND_LOG_PRINT_TO_STDOUT" : "ASCEND_SLOG_PRINT_TO_STDOUT";
+    return env_int(name, 0, 0, 1);
+}
+
 void rt_log_configure(void) {
     atomic_store(&log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", MGRT_LOG_ERROR, 0, 4));
-    atomic_store(&log_to_stdout, env_int("ASCEND_SLOG_PRINT_TO_STDOUT", 0, 0, 1));
+    atomic_store(&log_to_stdout, print_to_stdout());
     atomic_store(&log_configured, 1);
 }
 
@@ -194,11 +204,15 @@ static int32_t fail_v(const char *where, int32_t code, const char *fmt, va_list 
     vsnprintf(message, sizeof message, fmt, args);
     push_message(message);
     if (mgrt_log_enabled(MGRT_LOG_ERROR)) {
+        /* The module by the code's family, as CANN's log lines name theirs: the operator
+           layer's 1xxxxx-5xxxxx aclnn codes (x61xxx), the runtime's (x07xxx), the acl
+           layer's (the rest: 100xxx, 200xxx, 500xxx) */
+        const int family = (int)(code % 100000) / 1000;
+        const char *module = family == 61 ? "OP" : family == 7 ? "RUNTIME" : "ASCENDCL";
         if (where != NULL)
-            mgrt_log(MGRT_LOG_ERROR, "ERROR", "%s failed, error code %d: %s", where, (int)code,
-                     message);
+            mgrt_log(MGRT_LOG_ERROR, module, "%s failed, error code %d: %s", where, (int)code, message);
         else
-            mgrt_log(MGRT_LOG_ERROR, "ERROR", "error code %d: %s", (int)code, message);
+            mgrt_log(MGRT_LOG_ERROR, module, "error code %d: %s", (int)code, message);
     }
     return code;
 }

@@ -21,6 +21,12 @@ extern "C" {
 #endif
 
 /* aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag flags. */
+/* CANN's ACL interface version, as its acl_rt.h defines it (aclrtGetVersion, deprecated
+   in CANN, returns MishGradV2's own version instead: docs/runtime.md) */
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
 #define ACL_EVENT_SYNC 0x00000001U
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
 #define ACL_EVENT_TIME_LINE 0x00000008U

@@ -9,13 +9,15 @@
  *   - ASCEND_GLOBAL_LOG_LEVEL (0..4, anything else: the default 3) and
  *     ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout; anything else: stderr), read again at aclInit;
  *     the level names; the threshold at every level; level 4 silences everything;
- *   - aclAppLog: the levels it takes (ACL_DEBUG..ACL_ERROR), the file's base name, line,
- *     function, "?" for a NULL file or function, a NULL format ignored, the text cut at
- *     1024 bytes with "...[truncated]";
+ *   - aclAppLog: the levels it takes (ACL_DEBUG..ACL_ERROR), CANN's text (thread id,
+ *     function, file as given, line, the quoted message), no line for a NULL file, function
+ *     or format, the message cut at 1024 bytes with "...[truncated]";
  *   - the notices printed at the default level: aclFinalize's line about what it released.
  *
  * Every expectation is written out here from the documented behaviour.
  */
+#define _DEFAULT_SOURCE /* syscall(SYS_gettid) */
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mg_test.h"
@@ -235,6 +237,26 @@ MG_TEST(log_goes_to_stdout_only_when_asked) {
         MG_CHECK_EQ_INT(count_of(yes, "[MOD] line "), 4);
         MG_CHECK_EQ_INT(strlen(no), 0);
     }
+    /* ASCEND_LOG_PRINT_TO_STDOUT, the current name, decides when set (CANN 9.2.0 deprecates
+       the SLOG one); unset or empty leaves it to the old one */
+    static const struct {
+        const char *current, *deprecated;
+        int to_stdout;
+    } both[] = {{"1", NULL, 1}, {"1", "0", 1}, {"0", "1", 0}, {"2", "1", 0}, {"", "1", 1}, {NULL, "1", 1}};
+    for (size_t c = 0; c < sizeof both / sizeof both[0]; c++) {
+        if (both[c].current) setenv("ASCEND_LOG_PRINT_TO_STDOUT", both[c].current, 1);
+        restart("0", both[c].deprecated);
+        capture(log_each_level);
+        unsetenv("ASCEND_LOG_PRINT_TO_STDOUT");
+        const char *yes = both[c].to_stdout ? out_text : err_text;
+        const char *no = both[c].to_stdout ? err_text : out_text;
+        if (count_of(yes, "[MOD] line ") != 4 || strlen(no) != 0)
+            MG_FAIL("ASCEND_LOG_PRINT_TO_STDOUT=%s ASCEND_SLOG_PRINT_TO_STDOUT=%s: expected %s", 
+                    both[c].current ? both[c].current : "(unset)", both[c].deprecated ? both[c].deprecated : "(unset)",
+                    both[c].to_stdout ? "stdout" : "stderr");
+        else
+            MG_CHECK(1);
+    }
     /* the program name is this process's (/proc/self/comm) */
     char comm[64] = "";
     FILE *f = fopen("/proc/self/comm", "r");
@@ -273,34 +295,42 @@ static void app_log_long(void) {
 }
 
 MG_TEST(app_log_levels_names_and_cut) {
+    /* CANN's text: <thread id> <func>:<file>:<line>: "<message>", the file as given; no line
+       at all without a function or a file (or a format) */
+    const long tid = (long)syscall(SYS_gettid);
+    char line[256];
     restart("0", "0");
     capture(app_logs);
     MG_CHECK_EQ_INT(count_of(err_text, "[ERROR] "), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[APP] my_file.c:42 my_func: value 7 and text\n"), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[INFO] "), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[APP] ?:7 ?: no names\n"), 1);
+    snprintf(line, sizeof line, "[APP] %ld my_func:/some/dir/my_file.c:42: \"value 7 and text\"\n", tid);
+    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "[INFO] "), 0);
+    MG_CHECK_EQ_INT(count_of(err_text, "no names"), 0);
     MG_CHECK_EQ_INT(count_of(err_text, "[WARNING] "), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[APP] plain.c:0 f: plain\n"), 1);
+    snprintf(line, sizeof line, "[APP] %ld f:plain.c:0: \"plain\"\n", tid);
+    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
     MG_CHECK_EQ_INT(count_of(err_text, "[DEBUG] "), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[APP] b.c:1 dbg: debug line\n"), 1);
+    snprintf(line, sizeof line, "[APP] %ld dbg:a/b.c:1: \"debug line\"\n", tid);
+    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
     MG_CHECK_EQ_INT(count_of(err_text, "level "), 0);
-    MG_CHECK_EQ_INT(count_of(err_text, "\n"), 4);
-    /* the threshold applies: at warning level, info and debug lines are dropped */
+    MG_CHECK_EQ_INT(count_of(err_text, "\n"), 3);
+    /* the threshold applies: at warning level, debug lines are dropped */
     restart("2", "0");
     capture(app_logs);
     MG_CHECK_EQ_INT(count_of(err_text, "\n"), 2);
-    MG_CHECK_EQ_INT(count_of(err_text, "[APP] plain.c:0 f: plain\n"), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "no names"), 0);
+    snprintf(line, sizeof line, "[APP] %ld f:plain.c:0: \"plain\"\n", tid);
+    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
+    MG_CHECK_EQ_INT(count_of(err_text, "debug line"), 0);
     /* a text over 1023 characters: its first 1008 and "...[truncated]"; 1023 exactly: whole */
     restart("3", "0");
     capture(app_log_long);
-    char *want = malloc(1100);
+    char *want = malloc(1200);
     char *t = repeat('T', 1008);
-    snprintf(want, 1100, "[APP] x.c:9 f: %s...[truncated]\n", t);
+    snprintf(want, 1200, "[APP] %ld f:x.c:9: \"%s...[truncated]\"\n", tid, t);
     MG_CHECK_EQ_INT(count_of(err_text, want), 1);
     free(t);
     t = repeat('U', 1023);
-    snprintf(want, 1100, "[APP] x.c:10 f: %s\n", t);
+    snprintf(want, 1200, "[APP] %ld f:x.c:10: \"%s\"\n", tid, t);
     MG_CHECK_EQ_INT(count_of(err_text, want), 1);
     MG_CHECK_EQ_INT(count_of(err_text, "truncated"), 1);
     free(t);
