@@ -186,8 +186,9 @@ aclError aclrtDestroyContext(aclrtContext context) {
     if (ctx == NULL) return check_context(api, context);
     int is_default = ctx->is_default;
     mgrt_handle_unpin(context);
+    /* CANN's ContextDestroy: "primary context cannot be destroyed explicitly", 107002. */
     if (is_default)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+        return mgrt_fail_at(api, ACL_ERROR_RT_CONTEXT_NULL,
                             "aclrtDestroyContext: context %p is the default context of device 0 (from "
                             "aclrtSetDevice); only contexts from aclrtCreateContext can be destroyed",
                             context);

@@ -104,6 +104,15 @@ static const block *table_overlapping(const block_table *table, uintptr_t addres
     return b->base + b->size > address ? b : NULL;
 }
 
+/* 1 when [ptr, ptr + bytes) lies in a range from aclrtHostRegister. */
+static int range_is_registered(const void *ptr, uint64_t bytes) {
+    pthread_mutex_lock(&memory_lock);
+    const block *b = ptr == NULL ? NULL : table_covering(&device_blocks, (uintptr_t)ptr, bytes);
+    int registered = b != NULL && b->registered;
+    pthread_mutex_unlock(&memory_lock);
+    return registered;
+}
+
 int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return 0;
     pthread_mutex_lock(&memory_lock);
@@ -293,13 +302,15 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
     if (ptr == NULL || devPtr == NULL)
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostRegister: %s is NULL", ptr == NULL ? "ptr" : "devPtr"));
     if (size == 0) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostRegister: size is 0"));
-    if (type == ACL_HOST_REGISTER_IOMEMORY || type == ACL_HOST_REGISTER_READONLY)
+    /* CANN's HostRegister: a type with a bit outside IOMEMORY | READONLY is 207000. */
+    if ((uint32_t)type & ~(uint32_t)(ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY))
         return leave(mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                  "aclrtHostRegister: type %s is reserved and not supported (CANN: reserved option)",
-                                  type == ACL_HOST_REGISTER_IOMEMORY ? "ACL_HOST_REGISTER_IOMEMORY"
-                                                                     : "ACL_HOST_REGISTER_READONLY"));
+                                  "aclrtHostRegister: type %d is not supported; use ACL_HOST_REGISTER_MAPPED (0)",
+                                  (int)type));
     if (type != ACL_HOST_REGISTER_MAPPED)
-        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostRegister: type %d is not a aclrtHostRegisterType",
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                  "aclrtHostRegister: type %d (ACL_HOST_REGISTER_IOMEMORY / READONLY) is reserved and "
+                                  "not supported (CANN: reserved option)",
                                   (int)type));
     if ((uintptr_t)ptr % HOST_REGISTER_ALIGNMENT != 0)
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
@@ -359,7 +370,17 @@ aclError aclrtHostUnregister(void *ptr) {
 
 /* ---- copies and sets ------------------------------------------------------------------------------------ */
 
+/* A side of a copy or set that must be device memory. Registered host memory is device
+   memory to operators (tensors), but CANN documents that the device address
+   aclrtHostRegister maps cannot be used for memory operations such as copies; here that
+   address is the host pointer itself, so a device side inside a registered range is it. */
 static aclError check_device_range(const char *api, const char *what, const void *ptr, size_t count) {
+    if (range_is_registered(ptr, count))
+        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: %s range [%p, +%zu bytes) is host memory registered by aclrtHostRegister: its "
+                            "device address cannot be used for memory operations (copies, sets); pass it as the "
+                            "host side of a copy, or copy into aclrtMalloc memory",
+                            api, what, ptr, count);
     if (mgrt_range_is_live(ptr, count)) return ACL_SUCCESS;
     return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                         "%s: %s range [%p, +%zu bytes) is not inside one live aclrtMalloc block", api, what, ptr,
@@ -412,9 +433,10 @@ static aclError check_copy(const char *api, void *dst, size_t destMax, const voi
     case ACL_MEMCPY_DEVICE_TO_HOST: *dst_dev = 0; *src_dev = 1; break;
     case ACL_MEMCPY_DEVICE_TO_DEVICE: *dst_dev = 1; *src_dev = 1; break;
     case ACL_MEMCPY_DEFAULT:
-        /* The runtime tells the sides apart by the blocks it knows. */
-        *dst_dev = mgrt_range_is_live(dst, 0);
-        *src_dev = mgrt_range_is_live(src, 0);
+        /* The runtime tells the sides apart by the blocks it knows; a registered range is
+           the host pointer here (its device address takes no copies). */
+        *dst_dev = mgrt_range_is_live(dst, 0) && !range_is_registered(dst, 0);
+        *src_dev = mgrt_range_is_live(src, 0) && !range_is_registered(src, 0);
         break;
     default:
         /* CANN's acl layer translates 0..5 only; INNER/INTER_DEVICE_TO_DEVICE (6, 7) are
@@ -504,10 +526,11 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     t->count = count;
     t->value = 0;
     mgrt_access accesses[2] = {{dst, count, 1}, {src, count, 0}};
-    /* CANN: with page-locked host memory (aclrtMallocHost) the copy is asynchronous; with
-       pageable host memory (malloc) the call returns once the copy is done. Registered host
-       memory is device memory here. */
-    int pageable = (!dst_dev && !range_is_pinned_host(dst, count)) || (!src_dev && !range_is_pinned_host(src, count));
+    /* CANN: with page-locked host memory (aclrtMallocHost, or a range aclrtHostRegister
+       locked) the copy is asynchronous; with pageable host memory (malloc) the call returns
+       once the copy is done. */
+    int pageable = (!dst_dev && !range_is_pinned_host(dst, count) && !range_is_registered(dst, count)) ||
+                   (!src_dev && !range_is_pinned_host(src, count) && !range_is_registered(src, count));
     status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, 2, pageable);
     return leave(status);
 }
@@ -534,10 +557,12 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
     static const char api[] = "aclrtGetMemInfo";
     aclError status = enter(api);
     if (status != ACL_SUCCESS) return status;
-    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
-        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr %d is not a aclrtMemAttr", (int)attr));
     if (free == NULL || total == NULL)
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: %s is NULL", free == NULL ? "free" : "total"));
+    /* CANN's MemGetInfoEx, after the acl layer's NULL checks: 107016. */
+    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G)
+        return leave(mgrt_fail_at(api, ACL_ERROR_RT_INVALID_MEMORY_TYPE,
+                                  "aclrtGetMemInfo: attr %d is not a aclrtMemAttr (use 0 .. 17)", (int)attr));
     /* Device memory is this machine's memory: every kind reports the same. */
     long page = sysconf(_SC_PAGESIZE);
     long pages = sysconf(_SC_PHYS_PAGES);

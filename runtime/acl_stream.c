@@ -653,10 +653,12 @@ static aclError synchronize_held(const char *api, stream *s, aclrtStream handle,
     return first_error;
 }
 
+/* CANN's StreamSynchronize, DeviceSynchronize and EventSynchronize take -1 or a positive
+   number of milliseconds and refuse the rest with 107000, before they look at the handle. */
 static aclError check_timeout(const char *api, int32_t timeout) {
-    if (timeout < -1)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                            "%s: timeout %d is invalid; use -1 (wait for ever), 0 (just check) or a number of "
+    if (timeout < -1 || timeout == 0)
+        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: timeout %d is invalid; use -1 (wait for ever) or a positive number of "
                             "milliseconds",
                             api, (int)timeout);
     return ACL_SUCCESS;
@@ -1050,31 +1052,50 @@ static void event_handle_destroyed(void *object) {
     pthread_mutex_unlock(&sched);
 }
 
+/* RT_EVENT_DDSYNC: CANN's runtime takes it, acl_rt.h names no ACL_EVENT_* for it. */
+#define EVENT_FLAG_DDSYNC 0x4u
+
+/* CANN's EventCreate (aclrtCreateEventWithFlag) and EventCreateEx (aclrtCreateEventExWithFlag)
+   checks, in their order: what they refuse is 107000. Of what they take, the flags this CPU
+   runtime has no meaning for are 207000. */
+static aclError check_event_flag(const char *api, uint32_t flags, int ex) {
+    const uint32_t stand_alone[] = {ACL_EVENT_DEVICE_USE_ONLY, ACL_EVENT_EXTERNAL, ACL_EVENT_IPC};
+    const uint32_t combinable = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | EVENT_FLAG_DDSYNC | ACL_EVENT_TIME_LINE;
+    /* WithFlag: the combinable flags, or DEVICE_USE_ONLY or EXTERNAL alone (IPC is no flag of
+       it); Ex: the combinable flags, or IPC alone. */
+    const uint32_t all = ex ? combinable | ACL_EVENT_IPC : combinable | ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL;
+    if (!ex && ((flags & all) == 0 || flags > all))
+        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: flag 0x%x is invalid; use an OR of ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS, "
+                            "ACL_EVENT_TIME_LINE (and 0x4), or ACL_EVENT_DEVICE_USE_ONLY or ACL_EVENT_EXTERNAL alone",
+                            api, (unsigned)flags);
+    for (size_t i = 0; i < sizeof stand_alone / sizeof stand_alone[0]; i++) {
+        if ((flags & stand_alone[i]) && flags != stand_alone[i])
+            return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                                "%s: flag 0x%x is invalid: 0x%x (%s) cannot be combined with other flags", api,
+                                (unsigned)flags, (unsigned)stand_alone[i],
+                                i == 0 ? "ACL_EVENT_DEVICE_USE_ONLY" : i == 1 ? "ACL_EVENT_EXTERNAL" : "ACL_EVENT_IPC");
+    }
+    if (ex && ((flags & all) == 0 || flags > all))
+        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: flag 0x%x is invalid; use an OR of ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS, "
+                            "ACL_EVENT_TIME_LINE (and 0x4), or ACL_EVENT_IPC alone",
+                            api, (unsigned)flags);
+    if (flags & (ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC | EVENT_FLAG_DDSYNC))
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: flag 0x%x asks for device-only, graph-capture (external), IPC or RT_EVENT_DDSYNC (0x4) "
+                            "events, which this CPU runtime does not support",
+                            api, (unsigned)flags);
+    return ACL_SUCCESS;
+}
+
 static aclError create_event(const char *api, aclrtEvent *handle, uint32_t flags, int made_by) {
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
     if (handle == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
+    /* CANN checks the flag (api_error.cc) before the context (api_impl.cc). */
+    if (made_by != 0 && (status = check_event_flag(api, flags, made_by == 2)) != ACL_SUCCESS) return status;
     if ((status = rt_require_context(api)) != ACL_SUCCESS) return status;
-    const uint32_t known = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
-                           ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
-    if (made_by != 0) {
-        if (flags == 0 || (flags & ~known))
-            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                                "%s: flag 0x%x is not a combination of ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE, "
-                                "ACL_EVENT_CAPTURE_STREAM_PROGRESS, ...",
-                                api, (unsigned)flags);
-        uint32_t alone = made_by == 1 ? ACL_EVENT_EXTERNAL : ACL_EVENT_IPC;
-        if ((flags & alone) && flags != alone)
-            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s cannot be combined with other flags (flag 0x%x)",
-                                api, made_by == 1 ? "ACL_EVENT_EXTERNAL" : "ACL_EVENT_IPC", (unsigned)flags);
-        if (flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC | ACL_EVENT_DEVICE_USE_ONLY))
-            return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                "%s: flag 0x%x asks for graph-capture, IPC or device-only events, which this CPU "
-                                "runtime does not support",
-                                api, (unsigned)flags);
-        if (made_by == 1 && (flags & ~(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE)))
-            return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: flag 0x%x is not supported", api, (unsigned)flags);
-    }
     event *ev = mgrt_calloc(1, sizeof *ev);
     if (ev == NULL) return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory for an event", api);
     ev->flags = flags;
@@ -1131,19 +1152,29 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
     aclError status;
     event *ev = pin_event(api, handle, &status);
     if (ev == NULL) return status;
-    if (kind == NODE_RESET && !(ev->made_by == 1 && (ev->flags & ACL_EVENT_SYNC))) {
+    /* CANN's IsEventWithoutWaitTask: only ACL_EVENT_SYNC (RT_EVENT_DDSYNC_NS) among the flags
+       this runtime takes gives an event a wait task; aclrtCreateEvent's (RT_EVENT_DEFAULT)
+       has one too. Without it, waits and resets are 207000; Ex events are never reset
+       (api_impl.cc EventReset: new mode). */
+    const int has_wait_task = ev->made_by == 0 || (ev->flags & ACL_EVENT_SYNC);
+    if ((kind == NODE_WAIT || kind == NODE_RESET) && !has_wait_task) {
+        mgrt_handle_unpin(handle);
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: event %p was created with flag 0x%x, without ACL_EVENT_SYNC: it has no wait task, "
+                            "so there is nothing to %s",
+                            api, handle, (unsigned)ev->flags, kind == NODE_WAIT ? "wait for" : "reset");
+    }
+    if (kind == NODE_RESET && ev->made_by == 2) {
+        mgrt_handle_unpin(handle);
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: event %p comes from aclrtCreateEventExWithFlag, which cannot be reset", api, handle);
+    }
+    if (kind == NODE_RESET && ev->made_by != 1) {
         mgrt_handle_unpin(handle);
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                             "%s: event %p was not created by aclrtCreateEventWithFlag with ACL_EVENT_SYNC; only "
                             "such events can be reset",
                             api, handle);
-    }
-    if (kind == NODE_WAIT && ev->made_by != 0 && !(ev->flags & ACL_EVENT_SYNC)) {
-        mgrt_handle_unpin(handle);
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                            "%s: event %p was created with flag 0x%x, without ACL_EVENT_SYNC, so streams cannot "
-                            "wait for it",
-                            api, handle, (unsigned)ev->flags);
     }
     held_stream h;
     if ((status = hold_own_stream(api, stream_handle, &h)) != ACL_SUCCESS) {
@@ -1156,6 +1187,13 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
         status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
     } else if (!accepting_work) {
         status = mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
+    } else if (kind == NODE_WAIT && ev->made_by == 0 && ev->records == 0) {
+        /* CANN's Event::Wait: an event of aclrtCreateEvent (no ACL_EVENT_SYNC) that has no
+           record cannot be waited for. */
+        status = mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
+                              "%s: event %p has never been recorded; call aclrtRecordEvent first", api, handle);
+        mgrt_free(node);
+        node = NULL;
     } else if (kind == NODE_WAIT && ev->records == ev->completed) {
         /* Nothing pending to wait for (never recorded, or already complete): no node. The
            ordering still counts for the race check. */
@@ -1207,11 +1245,15 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     return queue_event_node("aclrtStreamWaitEvent", event, stream, NODE_WAIT);
 }
 
-static aclError query_event(const char *api, aclrtEvent handle, int *complete, int waits) {
+typedef enum event_query { QUERY_RECORDED, QUERY_WAITS, QUERY_DEPRECATED } event_query;
+
+static aclError query_event(const char *api, aclrtEvent handle, int *complete, event_query what) {
     aclError status;
     event *ev = pin_event(api, handle, &status);
     if (ev == NULL) return status;
-    if (waits && ev->made_by == 2) {
+    const int waits = what == QUERY_WAITS;
+    /* CANN: EventQuery refuses new-mode (Ex) events, and so does the wait-status query. */
+    if (what != QUERY_RECORDED && ev->made_by == 2) {
         mgrt_handle_unpin(handle);
         return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                             "%s: event %p comes from aclrtCreateEventExWithFlag, which this query does not support",
@@ -1219,6 +1261,9 @@ static aclError query_event(const char *api, aclrtEvent handle, int *complete, i
     }
     pthread_mutex_lock(&sched);
     *complete = waits ? ev->waits_done == ev->waits_queued : ev->completed == ev->records;
+    /* Event::QueryEventStatus with no record: RECORDED for Ex events, INIT (not ready) for
+       the others. */
+    if (what == QUERY_RECORDED && ev->records == 0 && ev->made_by != 2) *complete = 0;
     /* A record still pending behind a lone task: let the worker run it, so polling ends. */
     if (!*complete && !waits && ev->record_stream != NULL) wake_worker_locked(ev->record_stream);
     pthread_mutex_unlock(&sched);
@@ -1232,7 +1277,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     if (rc != ACL_SUCCESS) return rc;
     if (status == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: status is NULL");
     int complete = 0;
-    if ((rc = query_event(api, event, &complete, 0)) != ACL_SUCCESS) return rc;
+    if ((rc = query_event(api, event, &complete, QUERY_RECORDED)) != ACL_SUCCESS) return rc;
     *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -1243,7 +1288,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
     if (rc != ACL_SUCCESS) return rc;
     if (status == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtQueryEvent: status is NULL");
     int complete = 0;
-    if ((rc = query_event(api, event, &complete, 0)) != ACL_SUCCESS) return rc;
+    if ((rc = query_event(api, event, &complete, QUERY_DEPRECATED)) != ACL_SUCCESS) return rc;
     *status = complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -1254,7 +1299,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
     if (rc != ACL_SUCCESS) return rc;
     if (status == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtQueryEventWaitStatus: status is NULL");
     int complete = 0;
-    if ((rc = query_event(api, event, &complete, 1)) != ACL_SUCCESS) return rc;
+    if ((rc = query_event(api, event, &complete, QUERY_WAITS)) != ACL_SUCCESS) return rc;
     *status = complete ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
@@ -1383,9 +1428,16 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
     if (status != ACL_SUCCESS) return status;
     char name[64];
     pthread_mutex_lock(&sched);
-    if (h.s->sub == NULL || h.s->sub->thread_id != threadId) {
-        status = mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: thread %llu is not subscribed to %s", api,
-                              (unsigned long long)threadId, stream_name(stream_handle, name, sizeof name));
+    /* CANN's CbSubscribe::Delete: a stream nobody subscribed to is 107011; one another thread
+       subscribed to is 107012. */
+    if (h.s->sub == NULL) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: %s has no subscribed thread", api,
+                              stream_name(stream_handle, name, sizeof name));
+    } else if (h.s->sub->thread_id != threadId) {
+        status = mgrt_fail_at(api, ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                              "%s: thread %llu is not subscribed to %s (thread %llu is)", api,
+                              (unsigned long long)threadId, stream_name(stream_handle, name, sizeof name),
+                              (unsigned long long)h.s->sub->thread_id);
     } else {
         h.s->sub->streams--;
         h.s->sub = NULL;
@@ -1400,11 +1452,12 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
     static const char api[] = "aclrtLaunchCallback";
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
-    if (fn == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: fn is NULL");
+    /* CANN's acl layer checks blockType (100000); its runtime then the function (107000). */
     if (blockType != ACL_CALLBACK_BLOCK && blockType != ACL_CALLBACK_NO_BLOCK)
         return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                             "aclrtLaunchCallback: blockType %d is neither ACL_CALLBACK_BLOCK nor ACL_CALLBACK_NO_BLOCK",
                             (int)blockType);
+    if (fn == NULL) return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID, "aclrtLaunchCallback: fn is NULL");
     held_stream h;
     if ((status = hold_own_stream(api, stream_handle, &h)) != ACL_SUCCESS) return status;
     task_node *node = new_node(NODE_CALLBACK);

@@ -38,16 +38,20 @@ static void session(const char *step_fault) {
 
 /* ---- event flags ----------------------------------------------------------------------- */
 
-/* The rule, for a creator with flags (ex: 1 for the Ex form, whose exclusive flag is IPC;
-   the plain form's is EXTERNAL): 0 or a bit outside SYNC|CAPTURE|TIME_LINE|DEVICE_USE_ONLY|
-   EXTERNAL|IPC: 100000; the exclusive flag with any other: 100000; then any of EXTERNAL, IPC,
-   DEVICE_USE_ONLY: 207000 (not supported on a CPU); else success. */
+/* The rule, for a creator with flags (ex: 1 for the Ex form), from CANN's api_error.cc
+   EventCreate / EventCreateEx. Plain: (flags & 0x3F) == 0 or flags > 0x3F: 107000; then
+   DEVICE_USE_ONLY (0x10) or EXTERNAL (0x20) with any other flag: 107000. Ex: DEVICE_USE_ONLY,
+   EXTERNAL or IPC (0x40) with any other flag: 107000; then (flags & 0x4F) == 0 or
+   flags > 0x4F: 107000. What CANN takes: 207000 when it has DEVICE_USE_ONLY, EXTERNAL, IPC or
+   0x4 (RT_EVENT_DDSYNC; not implemented on a CPU), else success. */
 static aclError expected_event_status(uint32_t flags, int ex) {
-    const uint32_t known = 0x01 | 0x02 | 0x08 | 0x10 | 0x20 | 0x40;
-    const uint32_t alone = ex ? 0x40u : 0x20u;
-    if (flags == 0 || (flags & ~known)) return ACL_ERROR_INVALID_PARAM;
-    if ((flags & alone) && flags != alone) return ACL_ERROR_INVALID_PARAM;
-    if (flags & (0x10 | 0x20 | 0x40)) return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    const uint32_t all = ex ? 0x4Fu : 0x3Fu;
+    if (!ex && ((flags & all) == 0 || flags > all)) return ACL_ERROR_RT_PARAM_INVALID;
+    const uint32_t alone[3] = {0x10u, 0x20u, 0x40u};
+    for (int i = 0; i < 3; i++)
+        if ((flags & alone[i]) && flags != alone[i]) return ACL_ERROR_RT_PARAM_INVALID;
+    if (ex && ((flags & all) == 0 || flags > all)) return ACL_ERROR_RT_PARAM_INVALID;
+    if (flags & (0x04 | 0x10 | 0x20 | 0x40)) return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     return ACL_SUCCESS;
 }
 

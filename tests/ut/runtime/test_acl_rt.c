@@ -259,7 +259,7 @@ MG_TEST(mem_info_is_this_machines_memory) {
     MG_CHECK(t2 == total_bytes);
     MG_CHECK_EQ_INT(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &t2), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "free is NULL");
-    MG_CHECK_EQ_INT(aclrtGetMemInfo((aclrtMemAttr)99, &f2, &t2), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtGetMemInfo((aclrtMemAttr)99, &f2, &t2), ACL_ERROR_RT_INVALID_MEMORY_TYPE);
     MG_CHECK_STR_CONTAINS(last_message(), "attr 99");
 }
 
@@ -461,7 +461,7 @@ MG_TEST(stream_query_and_synchronize_with_timeout) {
     MG_CHECK_STR_CONTAINS(last_message(), "did not finish its work within 20 ms");
     MG_CHECK_EQ_INT(aclrtSynchronizeDeviceWithTimeout(20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
     MG_CHECK_STR_CONTAINS(last_message(), "aclrtSynchronizeDeviceWithTimeout");
-    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, -2), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, -2), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(last_message(), "timeout -2 is invalid");
     /* Polling the query alone is enough for the work to finish. */
     for (int i = 0; i < 400 && status != ACL_STREAM_STATUS_COMPLETE; i++) {
@@ -473,7 +473,7 @@ MG_TEST(stream_query_and_synchronize_with_timeout) {
     queue_slow(stream, &counter, 1000);
     MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 5000), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtSynchronizeDeviceWithTimeout(-1), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 0), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 1), ACL_SUCCESS);
     MG_CHECK_EQ_INT(counter, 2);
     MG_CHECK_EQ_INT(aclrtStreamQuery(stream, NULL), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "status is NULL");
@@ -489,10 +489,10 @@ MG_TEST(event_record_query_synchronize_and_elapsed_time_measured) {
     aclrtEvent start = NULL, end = NULL;
     MG_CHECK_EQ_INT(aclrtCreateEvent(&start), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC), ACL_SUCCESS);
-    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    /* Never recorded: complete (nothing captured), and no time stamp. */
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    /* Never recorded: not ready (CANN's INIT state), and no time stamp. */
     MG_CHECK_EQ_INT(aclrtQueryEventStatus(start, &st), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
     float ms = -1.0f;
     MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, end), ACL_ERROR_RT_INTERNAL_ERROR);
     MG_CHECK_STR_CONTAINS(last_message(), "startEvent has never been recorded");
@@ -519,7 +519,7 @@ MG_TEST(event_record_query_synchronize_and_elapsed_time_measured) {
     MG_CHECK_NEAR(back, -ms, 1e-3);
     MG_CHECK_EQ_INT(aclrtEventElapsedTime(NULL, start, end), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "ms is NULL");
-    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(end, 0), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(end, 1), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtDestroyEvent(start), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtDestroyEvent(end), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtDestroyEvent(end), ACL_ERROR_INVALID_PARAM);
@@ -574,14 +574,15 @@ MG_TEST(event_constraints_cann_documents) {
     MG_CHECK_EQ_INT(aclrtCreateEvent(&plain), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&timeline, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC), ACL_SUCCESS);
-    /* Reset: only aclrtCreateEventWithFlag events with ACL_EVENT_SYNC. */
+    /* Reset: only aclrtCreateEventWithFlag events with ACL_EVENT_SYNC (Ex ones: CANN's 207000). */
     MG_CHECK_EQ_INT(aclrtResetEvent(plain, NULL), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "only such events can be reset");
-    MG_CHECK_EQ_INT(aclrtResetEvent(ex, NULL), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(last_message(), "ACL_EVENT_SYNC");
-    /* Waiting: a flagged event needs ACL_EVENT_SYNC. */
-    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, timeline), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtResetEvent(ex, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "cannot be reset");
+    /* Waiting: a flagged event needs ACL_EVENT_SYNC (else it has no wait task: 207000). */
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, timeline), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     MG_CHECK_STR_CONTAINS(last_message(), "without ACL_EVENT_SYNC");
+    MG_CHECK_EQ_INT(aclrtRecordEvent(plain, NULL), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, plain), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, ex), ACL_SUCCESS);
     /* Wait-status queries do not take Ex events. */
@@ -589,9 +590,9 @@ MG_TEST(event_constraints_cann_documents) {
     MG_CHECK_EQ_INT(aclrtQueryEventWaitStatus(ex, &ws), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     MG_CHECK_STR_CONTAINS(last_message(), "aclrtCreateEventExWithFlag");
     aclrtEvent bad = NULL;
-    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&bad, 0x400u), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&bad, 0x400u), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(last_message(), "flag 0x400");
-    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&bad, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&bad, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(last_message(), "cannot be combined");
     MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&bad, ACL_EVENT_IPC), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     MG_CHECK_STR_CONTAINS(last_message(), "IPC");
@@ -830,7 +831,7 @@ MG_TEST(callback_errors_cann_documents) {
     callback_probe p = {0, 0, -1, &stamp, 0};
     MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &p, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_RT_STREAM_NO_CB_REG);
     MG_CHECK_STR_CONTAINS(last_message(), "no thread is subscribed");
-    MG_CHECK_EQ_INT(aclrtLaunchCallback(NULL, &p, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(NULL, &p, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_RT_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(last_message(), "fn is NULL");
     MG_CHECK_EQ_INT(aclrtLaunchCallback(probe_callback, &p, (aclrtCallbackBlockType)5, stream), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "blockType 5");
@@ -850,7 +851,7 @@ MG_TEST(callback_errors_cann_documents) {
     MG_CHECK_EQ_INT(aclrtProcessReport(2000), ACL_SUCCESS);
     MG_CHECK_EQ_INT(p.calls, 1);
     MG_CHECK(pthread_equal(p.ran_on, pthread_self()));
-    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me + 1, stream), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me + 1, stream), ACL_ERROR_RT_THREAD_SUBSCRIBE);
     MG_CHECK_STR_CONTAINS(last_message(), "is not subscribed to");
     MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me, stream), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
@@ -869,13 +870,11 @@ MG_TEST(host_register_makes_host_memory_device_memory_in_place) {
     MG_CHECK(dev == (void *)host); /* zero copy */
     MG_CHECK(mgrt_range_is_live(host, bytes));
     MG_CHECK(!mgrt_range_is_live(host, bytes + 1));
-    /* Device-side calls take it: a memset and a device-to-device copy. */
-    MG_CHECK_EQ_INT(aclrtMemset(host, bytes, 0, 16), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(host[0], 0.0f);
-    MG_CHECK_EQ_INT(host[4], 4.0f);
+    /* Copies take it as their host side (its device address takes none: CANN documents it,
+       cann_registered_memory_is_not_a_copy_or_set_device_side). */
     void *block = NULL;
     MG_CHECK_EQ_INT(aclrtMalloc(&block, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtMemcpy(block, 64, (char *)dev + 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpy(block, 64, (char *)host + 64, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
     MG_CHECK_EQ_INT(((float *)block)[0], 16.0f);
 
     /* The operator runs in place on it: gradInput = gradOutput (both registered memory). */
@@ -936,7 +935,7 @@ MG_TEST(host_register_constraints_alignment_overlap_twice) {
     MG_CHECK_STR_CONTAINS(last_message(), "devPtr is NULL");
     MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, ACL_HOST_REGISTER_IOMEMORY, &dev), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     MG_CHECK_STR_CONTAINS(last_message(), "ACL_HOST_REGISTER_IOMEMORY");
-    MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, (aclrtHostRegisterType)3, &dev), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, (aclrtHostRegisterType)3, &dev), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     MG_CHECK_STR_CONTAINS(last_message(), "type 3");
     MG_CHECK_EQ_INT(aclrtHostRegister(host, 2 * 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_SUCCESS);
     /* Twice, or overlapping: CANN's ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED. */
@@ -1057,7 +1056,7 @@ MG_TEST(contexts_create_set_get_destroy) {
     MG_CHECK_EQ_INT(counter, 1);
     MG_CHECK_EQ_INT(aclrtCreateContext(&got, 1), ACL_ERROR_RT_INVALID_DEVICEID);
     MG_CHECK_STR_CONTAINS(last_message(), "deviceId 1 is invalid");
-    MG_CHECK_EQ_INT(aclrtDestroyContext(main_ctx), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtDestroyContext(main_ctx), ACL_ERROR_RT_CONTEXT_NULL);
     MG_CHECK_STR_CONTAINS(last_message(), "default context");
     MG_CHECK_EQ_INT(aclrtDestroyContext(made), ACL_SUCCESS);
     /* Destroyed while current: the thread has no context until it sets one. */
@@ -1076,6 +1075,231 @@ MG_TEST(contexts_create_set_get_destroy) {
     int32_t device = -1;
     MG_CHECK_EQ_INT(aclrtGetDevice(&device), ACL_SUCCESS);
     MG_CHECK_EQ_INT(device, 0);
+}
+
+/* ---- CANN's own checks: hicann/runtime's api_error.cc, api_impl.cc and acl layer ---------------------------- */
+
+/* timeout: -1 (for ever) or > 0 ms. CANN's StreamSynchronize, DeviceSynchronize and
+   EventSynchronize refuse 0 and values below -1 with 107000, before looking at the handle. */
+MG_TEST(cann_synchronize_timeouts_refuse_zero_and_below_minus_one) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), ACL_SUCCESS);
+    const int32_t bad[] = {0, -2, INT32_MIN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, bad[i]), ACL_ERROR_RT_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(last_message(), "timeout");
+        MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(NULL, bad[i]), ACL_ERROR_RT_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(last_message(), "aclrtSynchronizeStreamWithTimeout");
+        MG_CHECK_EQ_INT(aclrtSynchronizeDeviceWithTimeout(bad[i]), ACL_ERROR_RT_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(last_message(), "aclrtSynchronizeDeviceWithTimeout");
+        MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(ev, bad[i]), ACL_ERROR_RT_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(last_message(), "timeout");
+        /* the timeout is checked before the event */
+        MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(NULL, bad[i]), ACL_ERROR_RT_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(last_message(), "aclrtSynchronizeEventWithTimeout");
+    }
+    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(NULL, 10), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "event is NULL");
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, 1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(stream, -1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDeviceWithTimeout(1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(ev, 1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+/* EventCreate: (flag & 0x3F) == 0 or flag > 0x3F, or DEVICE_USE_ONLY (RT_EVENT_MC2) or
+   EXTERNAL with another flag: 107000. EventCreateEx: MC2, EXTERNAL or IPC with another flag,
+   then (flag & 0x4F) == 0 or flag > 0x4F: 107000. */
+MG_TEST(cann_event_flags_refused_with_107000) {
+    ut_init();
+    const struct { int ex; uint32_t flag; } bad[] = {
+        {0, 0}, {0, 0x40}, {0, 0x41}, {0, 0x80}, {0, 0x400}, {0, 0x11}, {0, 0x21}, {0, 0x30},
+        {1, 0}, {1, 0x10}, {1, 0x20}, {1, 0x41}, {1, 0x11}, {1, 0x80}, {1, 0x400},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        aclrtEvent ev = NULL;
+        aclError st = bad[i].ex ? aclrtCreateEventExWithFlag(&ev, bad[i].flag) : aclrtCreateEventWithFlag(&ev, bad[i].flag);
+        if (st != ACL_ERROR_RT_PARAM_INVALID)
+            MG_FAIL("%s(0x%x) = %d, expected 107000", bad[i].ex ? "aclrtCreateEventExWithFlag" : "aclrtCreateEventWithFlag",
+                    (unsigned)bad[i].flag, (int)st);
+        MG_CHECK_STR_CONTAINS(last_message(), "flag");
+        MG_CHECK(ev == NULL);
+    }
+}
+
+/* IsEventWithoutWaitTask: an event without RT_EVENT_DDSYNC_NS (ACL_EVENT_SYNC), DDSYNC,
+   EXTERNAL or IPC has no wait task: waits and resets are 207000. An Ex event cannot be
+   reset (EventReset: new mode) nor queried by the deprecated aclrtQueryEvent (EventQuery). */
+MG_TEST(cann_events_without_wait_task_and_ex_events_refuse_207000) {
+    ut_init();
+    aclrtEvent timeline = NULL, mark = NULL, ex = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&timeline, ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&mark, ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(timeline, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, timeline), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "no wait task");
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, mark), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_EQ_INT(aclrtResetEvent(timeline, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "no wait task");
+    MG_CHECK_EQ_INT(aclrtResetEvent(ex, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtCreateEventExWithFlag");
+    aclrtEventStatus es = ACL_EVENT_STATUS_RESERVED;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+    MG_CHECK_EQ_INT(aclrtQueryEvent(ex, &es), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtCreateEventExWithFlag");
+    MG_CHECK_EQ_INT(es, ACL_EVENT_STATUS_RESERVED);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(timeline), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(mark), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ex), ACL_SUCCESS);
+}
+
+/* Event::QueryEventStatus with no record: RECORDED in new mode (Ex events), INIT otherwise,
+   which the acl layer reports as NOT_READY. Synchronizing such an event returns at once
+   (Event::Synchronize: no record, success); a stream cannot wait for a plain one
+   (Event::Wait: "the event has not been recorded", 107000). */
+MG_TEST(cann_never_recorded_events_status_sync_wait) {
+    ut_init();
+    aclrtEvent plain = NULL, flagged = NULL, ex = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&flagged, ACL_EVENT_SYNC), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC), ACL_SUCCESS);
+    aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(plain, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(flagged, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(ex, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtSynchronizeEvent(plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeEventWithTimeout(flagged, 1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeEvent(ex), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, plain), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "has never been recorded");
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, ex), ACL_SUCCESS);
+    /* Once recorded and done: complete. */
+    MG_CHECK_EQ_INT(aclrtRecordEvent(plain, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeEvent(plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(plain, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(NULL, plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(plain), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(flagged), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ex), ACL_SUCCESS);
+}
+
+static void cann_noop_callback(void *data) { (void)data; }
+
+/* CallbackLaunch: a NULL fn is 107000 (after the acl layer's blockType check).
+   CbSubscribe::Delete: a subscribed stream, another thread id: 107012; no subscriber: 107011. */
+MG_TEST(cann_callback_null_fn_and_unsubscribe_other_thread) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "fn is NULL");
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(NULL, NULL, (aclrtCallbackBlockType)5, stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "blockType 5");
+    uint64_t me = (uint64_t)pthread_self();
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me, stream), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+    MG_CHECK_STR_CONTAINS(last_message(), "no subscribed thread");
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(me, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me + 1, stream), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    MG_CHECK_STR_CONTAINS(last_message(), "is not subscribed to");
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(me, stream), ACL_SUCCESS);
+    (void)cann_noop_callback;
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+/* ContextDestroy: "primary context cannot be destroyed explicitly", RT_ERROR_CONTEXT_NULL. */
+MG_TEST(cann_default_context_cannot_be_destroyed) {
+    ut_init();
+    aclrtContext ctx = NULL;
+    MG_CHECK_EQ_INT(aclrtGetCurrentContext(&ctx), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyContext(ctx), ACL_ERROR_RT_CONTEXT_NULL);
+    MG_CHECK_STR_CONTAINS(last_message(), "default context");
+    aclrtContext again = NULL;
+    MG_CHECK_EQ_INT(aclrtGetCurrentContext(&again), ACL_SUCCESS);
+    MG_CHECK(again == ctx);
+}
+
+/* HostRegister: a type with a bit outside IOMEMORY|READONLY: 207000.
+   MemGetInfoEx: memInfoType outside [DDR (0), P2P_HUGE1G (17)]: 107016, after the NULL checks. */
+MG_TEST(cann_host_register_type_and_mem_info_attr) {
+    ut_init();
+    unsigned char *host = aligned_alloc(4096, 4096);
+    void *dev = (void *)1;
+    const int types[] = {1, 2, 3, 0x10, 0x0d, -1};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        MG_CHECK_EQ_INT(aclrtHostRegister(host, 4096, (aclrtHostRegisterType)types[i], &dev),
+                        ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        MG_CHECK_STR_CONTAINS(last_message(), "type");
+        MG_CHECK(dev == (void *)1);
+    }
+    MG_CHECK(!mgrt_range_is_live(host, 4096));
+    free(host);
+    size_t f = 7, t = 7;
+    MG_CHECK_EQ_INT(aclrtGetMemInfo((aclrtMemAttr)18, &f, &t), ACL_ERROR_RT_INVALID_MEMORY_TYPE);
+    MG_CHECK_STR_CONTAINS(last_message(), "attr 18");
+    MG_CHECK_EQ_INT(aclrtGetMemInfo((aclrtMemAttr)-1, &f, &t), ACL_ERROR_RT_INVALID_MEMORY_TYPE);
+    MG_CHECK(f == 7 && t == 7);
+    MG_CHECK_EQ_INT(aclrtGetMemInfo((aclrtMemAttr)18, NULL, &t), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "free is NULL");
+    MG_CHECK_EQ_INT(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &f, &t), ACL_SUCCESS);
+}
+
+/* CANN documents that the device address aclrtHostRegister maps cannot be used for memory
+   operations (copies). Here devPtr == ptr, so a side the copy's kind (or aclrtMemset) names
+   as device memory that lies in a registered range is that address: refused. As the host
+   side of a copy it is the host pointer: allowed. */
+MG_TEST(cann_registered_memory_is_not_a_copy_or_set_device_side) {
+    ut_init();
+    unsigned char *host = aligned_alloc(4096, 2 * 4096);
+    memset(host, 3, 2 * 4096);
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtHostRegister(host, 2 * 4096, ACL_HOST_REGISTER_MAPPED, &dev), ACL_SUCCESS);
+    void *block = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&block, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memset(block, 9, 4096);
+    MG_CHECK_EQ_INT(aclrtMemset(dev, 4096, 0, 16), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "aclrtHostRegister");
+    MG_CHECK_EQ_INT(aclrtMemsetAsync((char *)dev + 8, 4096, 0, 16, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "cannot be used for memory operations");
+    MG_CHECK_EQ_INT(aclrtMemcpy(dev, 4096, block, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "dst");
+    MG_CHECK_EQ_INT(aclrtMemcpy(block, 4096, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(last_message(), "src");
+    MG_CHECK_EQ_INT(aclrtMemcpy(dev, 4096, host + 4096, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(block, 4096, dev, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_EQ_INT(host[0], 3);
+    MG_CHECK_EQ_INT(((unsigned char *)block)[0], 9);
+    /* The host side: allowed, blocking and queued, and with the default kind. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(block, 4096, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)block)[63], 3);
+    memset(block, 5, 4096);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 4096, block, 64, ACL_MEMCPY_DEVICE_TO_HOST, NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(host[63], 5);
+    MG_CHECK_EQ_INT(aclrtMemcpy(host + 4096, 4096, block, 64, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(host[4096], 5);
+    MG_CHECK_EQ_INT(aclrtMemcpy(host, 4096, host + 4096, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtHostUnregister(host), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(block), ACL_SUCCESS);
+    free(host);
 }
 
 int main(int argc, char **argv) { return ut_main(argc, argv); }
