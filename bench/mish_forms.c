@@ -210,6 +210,24 @@ static double worst_ulp(mish_tile_fn tile, unsigned stride, float *worst_x) {
     return worst;
 }
 
+typedef struct named_tile {
+    const char *name;
+    mish_tile_fn tile;
+} named_tile;
+
+/* best[f] = the fastest of 41 alternating passes of tile f over x -> y, in ns per element
+   (alternating: a disturbance hits every tile alike, and the best pass is kept) */
+static void time_best(const named_tile *tiles, int count, const void *x, void *y, size_t n, double *best) {
+    for (int f = 0; f < count; f++) best[f] = 1e30;
+    for (int pass = 0; pass < 41; pass++)
+        for (int f = 0; f < count; f++) {
+            const double start = seconds();
+            for (int k = 0; k < 10; k++) tiles[f].tile(x, y, n);
+            const double ns = (seconds() - start) / (10.0 * (double)n) * 1e9;
+            if (ns < best[f]) best[f] = ns;
+        }
+}
+
 int main(int argc, char **argv) {
     const unsigned stride = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 61u;
     if (stride == 0) {
@@ -222,10 +240,7 @@ int main(int argc, char **argv) {
         return 77;
     }
     const mish_kernels *library = mish_kernels_get();
-    struct {
-        const char *name;
-        mish_tile_fn tile;
-    } forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored}, {"double", tile_f64},
+    const named_tile forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored}, {"double", tile_f64},
                  {"library", library->f32}, {"+2 fma", tile_plus_fma}, {"+2 add", tile_plus_add},
                  {"+2 select", tile_plus_select}, {"no div", tile_no_div}};
     enum { ACCURACY_FORMS = 5 }; /* the cost-model variants compute no Mish: timed only */
@@ -235,15 +250,7 @@ int main(int argc, char **argv) {
     srand(1);
     for (size_t i = 0; i < N; i++) x[i] = -20.0f + 30.0f * (float)rand() / (float)RAND_MAX;
     double best[FORMS];
-    for (int f = 0; f < FORMS; f++) best[f] = 1e30;
-    /* Alternating passes: a disturbance hits every form alike, and the best pass is kept */
-    for (int pass = 0; pass < 41; pass++)
-        for (int f = 0; f < FORMS; f++) {
-            const double start = seconds();
-            for (int k = 0; k < 10; k++) forms[f].tile(x, y, N);
-            const double ns = (seconds() - start) / (10.0 * N) * 1e9;
-            if (ns < best[f]) best[f] = ns;
-        }
+    time_best(forms, FORMS, x, y, N, best);
     printf("float32 forward forms, 1 thread, AVX-512 (library tile: ISA %s); accuracy over [-80, 30], every %u-th bit pattern\n",
            library->isa, stride);
     printf("%-10s %10s %12s %11s   %s\n", "form", "ns/elem", "vs textbook", "worst ulp", "at x");
@@ -277,20 +284,11 @@ int main(int argc, char **argv) {
         printf("mish_forms: the gather table differs from the bfloat16 tile\n");
         return 1;
     }
-    struct {
-        const char *name;
-        mish_tile_fn tile;
-    } lookups[] = {{"computed", library->bf16}, {"gather", tile_bf16_gather}, {"scalar", tile_bf16_scalar_lookup}};
+    const named_tile lookups[] = {
+        {"computed", library->bf16}, {"gather", tile_bf16_gather}, {"scalar", tile_bf16_scalar_lookup}};
     enum { LOOKUPS = sizeof lookups / sizeof lookups[0] };
     double best16[LOOKUPS];
-    for (int f = 0; f < LOOKUPS; f++) best16[f] = 1e30;
-    for (int pass = 0; pass < 41; pass++)
-        for (int f = 0; f < LOOKUPS; f++) {
-            const double start = seconds();
-            for (int k = 0; k < 10; k++) lookups[f].tile(bx, by, N);
-            const double ns = (seconds() - start) / (10.0 * N) * 1e9;
-            if (ns < best16[f]) best16[f] = ns;
-        }
+    time_best(lookups, LOOKUPS, bx, by, N, best16);
     printf("\nbfloat16: the library's tile against a 65536-entry table of its results (same bits):\n");
     for (int f = 0; f < LOOKUPS; f++)
         printf("%-10s %10.3f ns/elem %8.2fx\n", lookups[f].name, best16[f], best16[f] / best16[0]);
