@@ -86,7 +86,12 @@ add_ops() {
   done
 }
 
-need_value() { [ $# -ge 2 ] && [ -n "$2" ] || refuse "option '$1' needs a value"; }
+# An option's value may not be empty or look like another option: `-j --build-dir x` is a
+# missing -j value, not a build directory named by -j.
+need_value() {
+  [ $# -ge 2 ] && [ -n "$2" ] || refuse "option '$1' needs a value"
+  case "$2" in -*) refuse "option '$1' needs a value, not the option '$2'" ;; esac
+}
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -120,6 +125,11 @@ while [ $# -gt 0 ]; do
 done
 
 case "$jobs" in ''|*[!0-9]*|0) refuse "-j needs a positive number of jobs, not '$jobs'" ;; esac
+# A package is for other machines: its libraries may not need a sanitizer's runtime, which
+# its dependencies do not name (and which must be loaded first).
+if [ "$make_package" = 1 ] && [ -n "$sanitize" ]; then
+  refuse "--pkg makes a package for other machines; build it without --sanitize/--asan"
+fi
 case "$build_type" in Release|Debug|RelWithDebInfo|MinSizeRel) ;;
   *) refuse "unknown build type '$build_type' (Release, Debug, RelWithDebInfo, MinSizeRel)" ;; esac
 

@@ -6,10 +6,15 @@
 #   LD_LIBRARY_PATH                         <prefix>/lib64 and the operator package's
 #                                           <prefix>/opp/vendors/customize_nn/op_api/lib
 #   PATH                                    <prefix>/bin, when present
+# Where this file is: bash says (BASH_SOURCE), zsh too (%x); a POSIX sh that sources a file
+# tells it nothing, so there the install prefix recorded at install time is used (moving
+# the tree then needs bash or zsh, or ASCEND_HOME_PATH set by hand).
 if [ -n "${BASH_SOURCE:-}" ]; then
     _mishgrad_env_file=${BASH_SOURCE[0]}
+elif [ -n "${ZSH_VERSION:-}" ]; then
+    eval '_mishgrad_env_file=${(%):-%x}'
 else
-    _mishgrad_env_file=$0
+    _mishgrad_env_file="@MISHGRAD_CANN_LAYOUT_PREFIX@/set_env.sh"
 fi
 _mishgrad_home=$(cd "$(dirname "$_mishgrad_env_file")" && pwd)
 export ASCEND_TOOLKIT_HOME="$_mishgrad_home"
