@@ -202,18 +202,30 @@ if [ "$make_package" = 1 ]; then
   [ "$cann_layout" = 0 ] || refuse "--pkg packs the standard install; run it without --cann-layout"
   version=$(sed -n 's/^#define MISHGRAD_VERSION_STRING "\(.*\)"$/\1/p' "$build_dir/include/mishgrad/version.h")
   mkdir -p "$pkg_dir"
-  # 1. The tarball: exactly the files this install wrote, below one MishGradV2-<version>/.
+  # 1. The tarball: exactly the files the project installs, below one MishGradV2-<version>/.
+  # Packages ship no test hooks, so they come from a build of the same project without
+  # tests (CMakeLists.txt: MISHGRAD_TEST_HOOKS), installed under the same prefix into a
+  # staging folder; its install manifest names what is packed.
   tarball="$pkg_dir/MishGradV2-$version-linux-$(uname -m).tar.gz"
-  list="$build_dir/build_sh_manifest.relative"
+  rel_build="$build_dir-pkg"
+  stage="$rel_build/stage"
+  cmake -S "$root" -B "$rel_build" -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_INSTALL_PREFIX="$prefix" \
+        -DMISHGRAD_OPTIMIZE="$optimize" -DMISHGRAD_BUILD_TESTS=OFF -DMISHGRAD_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$rel_build" -j "$jobs" >/dev/null
+  rm -rf "$stage"
+  DESTDIR="$stage" cmake --install "$rel_build" >/dev/null
+  list="$rel_build/package_manifest.relative"
+  # (the manifest names the installed paths without DESTDIR)
   while IFS= read -r file || [ -n "$file" ]; do
+    file=${file#"$stage"}
     case "$file" in
       "$prefix"/*) echo "${file#"$prefix"/}" ;;
       *) echo "build.sh: $file lies outside $prefix; not packed" >&2; exit 1 ;;
     esac
-  done <"$build_dir/build_sh_manifest.txt" | LC_ALL=C sort >"$list"
-  tar -C "$prefix" -czf "$tarball" --owner=0 --group=0 --numeric-owner \
+  done <"$rel_build/install_manifest.txt" | LC_ALL=C sort >"$list"
+  tar -C "$stage$prefix" -czf "$tarball" --owner=0 --group=0 --numeric-owner \
       --transform "s,^,MishGradV2-$version/,S" --no-recursion -T "$list"
-  echo "build.sh: packed $tarball ($(wc -l <"$list") files)"
+  echo "build.sh: packed $tarball ($(wc -l <"$list") files, built without tests: no test hooks)"
   # 2. The .deb: the same project configured for /usr and Debian's multiarch library
   # folder (lib/<triplet>), built without tests, packed by CPack.
   multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || ${CC:-cc} -print-multiarch 2>/dev/null || true)

@@ -38,8 +38,20 @@ static long read_index(const char **text) {
     return n;
 }
 
+#ifndef MISHGRAD_TEST_HOOKS
+#define MISHGRAD_TEST_HOOKS 1
+#endif
+
 void rt_fault_configure(void) {
     rt_fault_disarm();
+#if !MISHGRAD_TEST_HOOKS
+    /* A build without tests (a package, say) ships no test hooks: the switches are read
+       only to say that they do nothing here. */
+    if (getenv("MISHGRAD_FAULT_ALLOC") != NULL || getenv("MISHGRAD_FAULT_STEP") != NULL)
+        rt_log_notice("RUNTIME", "MISHGRAD_FAULT_ALLOC / MISHGRAD_FAULT_STEP are ignored: this build has no "
+                      "test hooks (it was built without tests)");
+    return;
+#endif
     const char *text = getenv("MISHGRAD_FAULT_ALLOC");
     if (text != NULL) {
         long n = read_index(&text);

@@ -46,6 +46,26 @@ mkdir -p "$dir/untar" && tar -xzf "$tarball" -C "$dir/untar"
 check "the tarball keeps the library links" \
   test "$(readlink "$dir/untar/MishGradV2-$version/$(grep 'libcust_opapi.so$' "$dir/manifest.list")")" = "libcust_opapi.so.1"
 
+# No test hooks in what ships (CMakeLists.txt: MISHGRAD_TEST_HOOKS): the internal names only
+# the tests call are not exported, and the MISHGRAD_FAULT_* switches only say they do nothing.
+test_only='mgrt_handle_live_count|mgrt_handle_reclaim_all|mgrt_set_recent_error|mgrt_stream_submit$|nnop_view_byte_range|nnop_view_overlaps_itself'
+no_test_hooks() { # $1: a folder holding libascendcl.so.1 and libnnopbase.so.1; $2: what it is
+  local lib
+  for lib in ascendcl nnopbase; do
+    check "$2: lib$lib.so.1 exports none of the test-only names" \
+      test -z "$(objdump -T "$1/lib$lib.so.1" 2>/dev/null | awk '{ print $NF }' | grep -E "^($test_only)")"
+  done
+  check "$2: libascendcl.so.1 still exports the internal names the libraries share (mgrt_stream_submit_access)" \
+    grep -q mgrt_stream_submit_access <(objdump -T "$1/libascendcl.so.1")
+  printf '#include "acl/acl.h"\nint main(void) { int r = aclInit(NULL); aclFinalize(); return r; }\n' >"$dir/hooks.c"
+  "$pkg_cc" -std=c11 "$dir/hooks.c" -I"$src/include" -L"$1" -Wl,-rpath,"$1" -lascendcl -o "$dir/hooks" &&
+    MISHGRAD_FAULT_ALLOC=1 "$dir/hooks" >"$dir/hooks.out" 2>&1
+  check "$2: MISHGRAD_FAULT_ALLOC is ignored, with a warning" contains "$dir/hooks.out" "this build has no test hooks"
+}
+if command -v objdump >/dev/null 2>&1; then
+  no_test_hooks "$(dirname "$dir/untar/MishGradV2-$version/$(grep 'libascendcl.so.1$' "$dir/manifest.list")")" "the tarball"
+fi
+
 # ---- the .deb ---------------------------------------------------------------------------
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || "$pkg_cc" -print-multiarch)
 deb=$(ls "$out"/mishgradv2_*.deb 2>/dev/null | head -n 1)
@@ -105,6 +125,7 @@ if [ -n "$deb" ]; then
       check "the CMake consumer runs against the .deb's libraries" contains "$dir/deb_app.out" "passed"
     fi
   fi
+  if command -v objdump >/dev/null 2>&1; then no_test_hooks "$libdir" "the .deb"; fi
   env -u LD_LIBRARY_PATH "$usr/bin/mishgrad_sweep" --from 1 --to 1.001 --threads 1 >"$dir/deb_tool.out" 2>&1
   check "the .deb's mishgrad_sweep starts from the extracted tree" contains "$dir/deb_tool.out" "bound err"
 fi
