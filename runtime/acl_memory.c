@@ -104,13 +104,16 @@ static const block *table_overlapping(const block_table *table, uintptr_t addres
     return b->base + b->size > address ? b : NULL;
 }
 
-/* 1 when [ptr, ptr + bytes) lies in a range from aclrtHostRegister. */
-static int range_is_registered(const void *ptr, uint64_t bytes) {
+/* What [ptr, ptr + bytes) is among the device blocks, in one lookup: inside no block,
+   inside an aclrtMalloc block, or inside a range from aclrtHostRegister. */
+typedef enum device_range { RANGE_NOT_DEVICE, RANGE_MALLOCED, RANGE_REGISTERED } device_range;
+static device_range device_range_of(const void *ptr, uint64_t bytes) {
+    if (ptr == NULL) return RANGE_NOT_DEVICE;
     pthread_mutex_lock(&memory_lock);
-    const block *b = ptr == NULL ? NULL : table_covering(&device_blocks, (uintptr_t)ptr, bytes);
-    int registered = b != NULL && b->registered;
+    const block *b = table_covering(&device_blocks, (uintptr_t)ptr, bytes);
+    device_range kind = b == NULL ? RANGE_NOT_DEVICE : b->registered ? RANGE_REGISTERED : RANGE_MALLOCED;
     pthread_mutex_unlock(&memory_lock);
-    return registered;
+    return kind;
 }
 
 int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
@@ -160,12 +163,13 @@ static int begin_release(uintptr_t base, int registered, int *other) {
     return found;
 }
 
-/* 1 when [ptr, ptr + bytes) is page-locked host memory (inside one aclrtMallocHost block). */
-static int range_is_pinned_host(const void *ptr, uint64_t bytes) {
+/* 1 when [ptr, ptr + bytes) is page-locked host memory: inside one aclrtMallocHost block,
+   or a range aclrtHostRegister locked. */
+static int range_is_page_locked_host(const void *ptr, uint64_t bytes) {
     pthread_mutex_lock(&memory_lock);
     int pinned = table_covering(&host_blocks, (uintptr_t)ptr, bytes) != NULL;
     pthread_mutex_unlock(&memory_lock);
-    return pinned;
+    return pinned || device_range_of(ptr, bytes) == RANGE_REGISTERED;
 }
 
 /* ---- entering a memory call ------------------------------------------------------------------ */
@@ -375,13 +379,14 @@ aclError aclrtHostUnregister(void *ptr) {
    aclrtHostRegister maps cannot be used for memory operations such as copies; here that
    address is the host pointer itself, so a device side inside a registered range is it. */
 static aclError check_device_range(const char *api, const char *what, const void *ptr, size_t count) {
-    if (range_is_registered(ptr, count))
+    const device_range kind = device_range_of(ptr, count);
+    if (kind == RANGE_MALLOCED) return ACL_SUCCESS;
+    if (kind == RANGE_REGISTERED)
         return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
                             "%s: %s range [%p, +%zu bytes) is host memory registered by aclrtHostRegister: its "
                             "device address cannot be used for memory operations (copies, sets); pass it as the "
                             "host side of a copy, or copy into aclrtMalloc memory",
                             api, what, ptr, count);
-    if (mgrt_range_is_live(ptr, count)) return ACL_SUCCESS;
     return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                         "%s: %s range [%p, +%zu bytes) is not inside one live aclrtMalloc block", api, what, ptr,
                         count);
@@ -435,8 +440,8 @@ static aclError check_copy(const char *api, void *dst, size_t destMax, const voi
     case ACL_MEMCPY_DEFAULT:
         /* The runtime tells the sides apart by the blocks it knows; a registered range is
            the host pointer here (its device address takes no copies). */
-        *dst_dev = mgrt_range_is_live(dst, 0) && !range_is_registered(dst, 0);
-        *src_dev = mgrt_range_is_live(src, 0) && !range_is_registered(src, 0);
+        *dst_dev = device_range_of(dst, 0) == RANGE_MALLOCED;
+        *src_dev = device_range_of(src, 0) == RANGE_MALLOCED;
         break;
     default:
         /* CANN's acl layer translates 0..5 only; INNER/INTER_DEVICE_TO_DEVICE (6, 7) are
@@ -529,8 +534,8 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     /* CANN: with page-locked host memory (aclrtMallocHost, or a range aclrtHostRegister
        locked) the copy is asynchronous; with pageable host memory (malloc) the call returns
        once the copy is done. */
-    int pageable = (!dst_dev && !range_is_pinned_host(dst, count) && !range_is_registered(dst, count)) ||
-                   (!src_dev && !range_is_pinned_host(src, count) && !range_is_registered(src, count));
+    int pageable = (!dst_dev && !range_is_page_locked_host(dst, count)) ||
+                   (!src_dev && !range_is_page_locked_host(src, count));
     status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, 2, pageable);
     return leave(status);
 }
