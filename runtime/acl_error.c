@@ -165,17 +165,20 @@ void mgrt_set_recent_error(const char *message) {
     if (message != NULL) push_message(message);
 }
 
-/* CANN's last error is kept by its runtime layer (rts), whose codes are the ACL_ERROR_RT_*
-   ones: 107xxx (parameters), 207xxx (features), 507xxx (the device and its work). The acl
-   layer's own checks (100xxx, ...) and the aclnn codes fail before the runtime is reached
-   and are not recorded there. */
-static int is_runtime_layer_code(int32_t code) {
-    return (code >= 107000 && code < 108000) || (code >= 207000 && code < 208000) ||
-           (code >= 507000 && code < 508000);
+/* The layer a failure code belongs to, by its family (the digits after the first): the
+   runtime's ACL_ERROR_RT_* codes are x07xxx (107xxx parameters, 207xxx features, 507xxx
+   the device and its work), the operator layer's aclnn codes x61xxx, the acl layer's the
+   rest (100xxx, 200xxx, 500xxx). CANN's log lines name their module by it. */
+typedef enum code_layer { LAYER_ACL, LAYER_RUNTIME, LAYER_OP } code_layer;
+static code_layer layer_of(int32_t code) {
+    const int family = (int)(code % 100000) / 1000;
+    return family == 7 ? LAYER_RUNTIME : family == 61 ? LAYER_OP : LAYER_ACL;
 }
 
+/* CANN's last error is kept by its runtime layer (rts): the acl layer's own checks and the
+   aclnn codes fail before the runtime is reached and are not recorded there. */
 void rt_last_error_note(int32_t code) {
-    if (is_runtime_layer_code(code)) last_runtime_error = code;
+    if (layer_of(code) == LAYER_RUNTIME) last_runtime_error = code;
 }
 
 static aclError check_last_error_level(const char *api, aclrtLastErrLevel level) {
@@ -204,11 +207,9 @@ static int32_t fail_v(const char *where, int32_t code, const char *fmt, va_list 
     vsnprintf(message, sizeof message, fmt, args);
     push_message(message);
     if (mgrt_log_enabled(MGRT_LOG_ERROR)) {
-        /* The module by the code's family, as CANN's log lines name theirs: the operator
-           layer's 1xxxxx-5xxxxx aclnn codes (x61xxx), the runtime's (x07xxx), the acl
-           layer's (the rest: 100xxx, 200xxx, 500xxx) */
-        const int family = (int)(code % 100000) / 1000;
-        const char *module = family == 61 ? "OP" : family == 7 ? "RUNTIME" : "ASCENDCL";
+        static const char *const module_of[] = {[LAYER_ACL] = "ASCENDCL", [LAYER_RUNTIME] = "RUNTIME",
+                                                 [LAYER_OP] = "OP"};
+        const char *module = module_of[layer_of(code)];
         if (where != NULL)
             mgrt_log(MGRT_LOG_ERROR, module, "%s failed, error code %d: %s", where, (int)code, message);
         else
