@@ -25,13 +25,12 @@ def _bump_version(t):
         return  # inference tensors keep no version counter
     if _increment_version is not None:
         _increment_version(t)
-    elif t.requires_grad:
-        with _torch.no_grad():
-            t.copy_(t)
     else:
         # copy_ of a tensor onto itself returns at once (ATen's copy_ checks is_same first)
-        # but goes through autograd's in-place path, which bumps the version; with no
-        # input that requires grad it records nothing, so no_grad (1 us) is not needed.
+        # but goes through autograd's in-place path, which bumps the version. It records
+        # nothing here: a write reaches this point only with grad mode off or into a tensor
+        # that does not require grad (the others are refused or go through an autograd
+        # Function that marks the tensor dirty), as the extension's own count assumes.
         t.copy_(t)
 
 
