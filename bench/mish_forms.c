@@ -16,11 +16,18 @@
  *              with 2 / d), x < 0 takes y = x (n / d): one division, one select pair
  *   anchored   t = P (1 + W) with exact P (e's table part for x < -0.5, 1/2 on [-0.5, 0.5),
  *              1 above), W one division of a fused numerator, y = fma(x P, W, x P)
+ *   lean-2     two regions: x < 0 takes y = x E (1 + W) with x E a two-product and
+ *              W = s - h (1 + s), h = e (e + 1) / d; x >= 0 takes W = -2 / d (P = 1)
+ *   lean-3     lean-2 with a third region, [-0.5, 0.5) anchored on c0 = 0.59999996
+ *              (t = c0 + W, W = ((1 - c0) n - 2 c0) / d): within 2 ulp on the default sweep,
+ *              2.19 ulp over every float (STRIDE 1)
  *   double     the textbook form in double lanes after widening, one rounding to float
  *   library    op_kernel/mish_body.h: three anchored regions and a two-product (<= 2 ulp)
  *
  * Then the cost model: the textbook form with two more fmas, adds or compare-and-selects, or
  * without its division, so the price of each kind of operation per vector can be read off.
+ * And the price of a table-driven evaluation (no exp, no division): a degree-7 polynomial per
+ * interval of 32, nine 32-entry lookups per vector, timed with placeholder coefficients.
  *
  * Last, the 16-bit question: a bfloat16 input has only 65536 values, so its result could be
  * a table lookup (every ISA then gives the table's bits). The library's bfloat16 tile is
@@ -85,6 +92,56 @@ FORM_INLINE mg_vf form_anchored(mg_vf x) {
     return mg_fma(xp, w, xp);
 }
 
+
+/* Lean: fewer regions than the library's. Below LEAN_LOW, t = E (1 + s)(1 - h),
+   h = e (e + 1) / d, so y = x E (1 + W), W = s - h (1 + s), x E a two-product (W shrinks
+   with e); at LEAN_HIGH and above, t = 1 - 2 / d (W = -2 / d, P = 1). The two-region form
+   takes LEAN_LOW = LEAN_HIGH = 0; the three-region form anchors [-0.5, 0.5) on c0 (a float
+   just below t(0) = 0.6, P = 1): W = ((1 - c0) n - 2 c0) / d. One division either way. */
+#define LEAN_C0 0x1.333332p-1f
+FORM_INLINE mg_vf lean_form(mg_vf x, float low_below, float high_from, int three) {
+    mg_vf big_e, s_all;
+    const mg_vf e = exp_parts(x, &big_e, &s_all);
+    const mg_vm low = mg_lt(x, mg_set(low_below));
+    const mg_vm high = mg_le(mg_set(high_from), x);
+    const mg_vf e_plus_2 = mg_add(e, mg_set(2.0f));
+    const mg_vf d = mg_fma(e, e_plus_2, mg_set(2.0f));
+    mg_vf num_rest = mg_set(2.0f), c = mg_set(1.0f);
+    if (three) { /* -W d in the middle, so that W = -h there as in the other regions */
+        num_rest = mg_select(high, num_rest, mg_fma(mg_mul(e, e_plus_2), mg_set(LEAN_C0 - 1.0f), mg_set(2.0f * LEAN_C0)));
+        c = mg_select(mg_mask_and(mg_lt(x, mg_set(high_from)), mg_le(mg_set(low_below), x)), mg_set(LEAN_C0), c);
+    }
+    const mg_vf num = mg_select(low, mg_fma(e, e, e), num_rest);
+    const mg_vf s = mg_select(low, s_all, mg_set(0.0f));
+    const mg_vf p = mg_select(low, big_e, mg_set(1.0f));
+    const mg_vf h = mg_div(num, d);
+    const mg_vf w = mg_fnma(h, s, mg_sub(s, h));
+    const mg_vf hi = mg_mul(x, p);
+    const mg_vf nlo = mg_fnma(x, p, hi); /* hi - x p exactly; 0 outside the low region */
+    return three ? mg_fma(hi, c, mg_fma(hi, w, mg_mul(nlo, mg_set(-1.0f)))) : mg_sub(hi, mg_fnma(hi, w, nlo));
+}
+FORM_INLINE mg_vf form_lean2(mg_vf x) { return lean_form(x, 0.0f, 0.0f, 0); }
+FORM_INLINE mg_vf form_lean3(mg_vf x) { return lean_form(x, -0.5f, 0.5f, 1); }
+
+
+/* The cost of a table-driven evaluation: t as a degree-7 polynomial in x - x_k on 32
+   intervals of width 1/2 (x_k = k/2, k = min(round(2x), 15)), y = fma(x, c_k, x p): nine
+   32-entry lookups (vpermt2ps) and nine fmas per vector, no exp and no division. Timed only:
+   the coefficients are placeholders (the lookups, not the values, cost the time). */
+static float lut32_coefficients[9][32];
+FORM_INLINE mg_vf lut32_lookup(const float *table, __m512i index) {
+    return _mm512_permutex2var_ps(_mm512_loadu_ps(table), index, _mm512_loadu_ps(table + 16));
+}
+FORM_INLINE mg_vf form_lut32(mg_vf x) {
+    const mg_vf magic = mg_set(MG_EXP_MAGIC);
+    const mg_vf rounded = mg_min(mg_fma(x, mg_set(2.0f), magic), mg_set(MG_EXP_MAGIC + 15.0f));
+    const __m512i index = _mm512_castps_si512(rounded);
+    const mg_vf delta = mg_fma(mg_sub(rounded, magic), mg_set(-0.5f), x);
+    mg_vf p = lut32_lookup(lut32_coefficients[8], index);
+    for (int c = 7; c >= 1; c--) p = mg_fma(p, delta, lut32_lookup(lut32_coefficients[c], index));
+    return mg_fma(x, lut32_lookup(lut32_coefficients[0], index), mg_mul(x, p));
+}
+
 /* Everything in double after widening: the exp (degree-6 polynomial on |r| <= ln2/2,
    relative error 2^-29) and x n / (n + 2) rounded at 2^-53, then one rounding to float:
    the accurate way, at twice the lanes' cost */
@@ -147,11 +204,14 @@ FORM_INLINE mg_vf form_no_div(mg_vf x) { return form_extra(x, 4); }
 FORM_TILE(textbook)
 FORM_TILE(two)
 FORM_TILE(anchored)
+FORM_TILE(lean2)
+FORM_TILE(lean3)
 FORM_TILE(f64)
 FORM_TILE(plus_fma)
 FORM_TILE(plus_add)
 FORM_TILE(plus_select)
 FORM_TILE(no_div)
+FORM_TILE(lut32)
 
 /* The 16-bit lookup: table[b] = the library's bfloat16 result for input bits b, with one
    entry of padding so that the 32-bit gathers at 2-byte offsets stay inside it. */
@@ -240,13 +300,15 @@ int main(int argc, char **argv) {
         return 77;
     }
     const mish_kernels *library = mish_kernels_get();
-    const named_tile forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored}, {"double", tile_f64},
+    const named_tile forms[] = {{"textbook", tile_textbook}, {"two-form", tile_two}, {"anchored", tile_anchored}, {"lean-2", tile_lean2}, {"lean-3", tile_lean3}, {"double", tile_f64},
                  {"library", library->f32}, {"+2 fma", tile_plus_fma}, {"+2 add", tile_plus_add},
-                 {"+2 select", tile_plus_select}, {"no div", tile_no_div}};
-    enum { ACCURACY_FORMS = 5 }; /* the cost-model variants compute no Mish: timed only */
-    enum { FORMS = sizeof forms / sizeof forms[0], N = 100000 };
+                 {"+2 select", tile_plus_select}, {"no div", tile_no_div}, {"lut32 poly", tile_lut32}};
+    enum { ACCURACY_FORMS = 7 }; /* the cost-model variants compute no Mish: timed only */
+    enum { FORMS = sizeof forms / sizeof forms[0], N = 100000, LUT32_FORM = FORMS - 1, NO_DIV_FORM = FORMS - 2 };
     float *x = aligned_alloc(64, N * sizeof(float)), *y = aligned_alloc(64, N * sizeof(float));
     if (x == NULL || y == NULL) return 1;
+    for (int c = 0; c < 9; c++)
+        for (int k = 0; k < 32; k++) lut32_coefficients[c][k] = 0x1p-4f * (float)(c + 1) + 0x1p-10f * (float)k;
     srand(1);
     for (size_t i = 0; i < N; i++) x[i] = -20.0f + 30.0f * (float)rand() / (float)RAND_MAX;
     double best[FORMS];
@@ -260,11 +322,14 @@ int main(int argc, char **argv) {
         printf("%-10s %10.3f %11.2fx %11.3f   %a\n", forms[f].name, best[f], best[f] / best[0], worst, at);
     }
     printf("\nwhat one operation costs (the textbook form with two more, or without its division):\n");
-    for (int f = ACCURACY_FORMS; f < FORMS; f++) {
+    for (int f = ACCURACY_FORMS; f < NO_DIV_FORM + 1; f++) {
         const double per_vector = (best[f] - best[0]) * 16.0;
         printf("%-10s %10.3f  %+.3f ns per 16-lane vector%s\n", forms[f].name, best[f],
-               f == FORMS - 1 ? per_vector : per_vector / 2.0, f == FORMS - 1 ? " (the division)" : " each");
+               f == NO_DIV_FORM ? per_vector : per_vector / 2.0, f == NO_DIV_FORM ? " (the division)" : " each");
     }
+    printf("\na table instead of the exp and the division (timed only, placeholder coefficients):\n");
+    printf("%-10s %10.3f ns/elem %8.2fx the textbook form\n", forms[LUT32_FORM].name, best[LUT32_FORM],
+           best[LUT32_FORM] / best[0]);
 
     /* bfloat16: computed (the library's tile) against the table of its own results */
     uint16_t *every = malloc(65536 * sizeof(uint16_t));
