@@ -367,8 +367,9 @@ static aclnnStatus validate(const nnop_tensor *t, const char *api, const char *n
     if (!mul_checked(storage, view->elem_size, &storage_bytes))
         return INVALID("%s: %s has a storage larger than memory", api, name);
     if (!mgrt_range_is_live(data, (uint64_t)storage_bytes))
-        return INVALID("%s: %s's storage [%p, +%lld bytes) is not inside one live aclrtMalloc block", api, name,
-                       data, (long long)storage_bytes);
+        return INVALID("%s: %s's storage [%p, +%lld bytes) is not inside one live aclrtMalloc block or "
+                       "aclrtHostRegister range (host memory takes aclrtHostRegister first)",
+                       api, name, data, (long long)storage_bytes);
     return ACLNN_SUCCESS;
 }
 

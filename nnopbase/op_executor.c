@@ -384,7 +384,8 @@ static aclnnStatus check_addresses(const char *api, const executor *e, launch_st
             if (!mgrt_mem_pin(data, storage_bytes(&s->view)))
                 return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                                     "%s: %s (%s) at %p, %llu bytes, is not inside one live aclrtMalloc block "
-                                    "(freed, or a refreshed address that is too small)",
+                                    "or aclrtHostRegister range (freed, unregistered, or a refreshed "
+                                    "address that is too small)",
                                     api, s->name, e->op_name, data, (unsigned long long)storage_bytes(&s->view));
             state->pinned[state->pin_count++] = data;
         }

@@ -375,15 +375,17 @@ MG_TEST(malformed_descriptors_are_161002_naming_the_tensor) {
                 const int64_t *dims, *strides;
                 int64_t offset, storage;
                 void *data;
+                const char *hint; /* a second part the message must hold, or NULL */
             } cases[] = {
-                {"negative stride", dims, neg_stride, 3, 8, big.block},
-                {"negative offset", dims, NULL, -1, 8, (float *)big.block + 1},
-                {"view past its storage", dims, NULL, 1, 8, big.block},
-                {"stride past its storage", dims, far_stride, 0, 8, big.block},
-                {"storage past its block", dims, NULL, 0, 8, (float *)big.block + 60},
-                {"NULL data", dims, NULL, 0, 8, NULL},
-                {"malloc memory", dims, NULL, 0, 8, plain},
-                {"a freed block", dims, NULL, 0, 8, freed},
+                {"negative stride", dims, neg_stride, 3, 8, big.block, NULL},
+                {"negative offset", dims, NULL, -1, 8, (float *)big.block + 1, NULL},
+                {"view past its storage", dims, NULL, 1, 8, big.block, NULL},
+                {"stride past its storage", dims, far_stride, 0, 8, big.block, NULL},
+                {"storage past its block", dims, NULL, 0, 8, (float *)big.block + 60, NULL},
+                {"NULL data", dims, NULL, 0, 8, NULL, NULL},
+                /* host memory: the message says how to make it usable */
+                {"malloc memory", dims, NULL, 0, 8, plain, "host memory takes aclrtHostRegister first"},
+                {"a freed block", dims, NULL, 0, 8, freed, "not inside one live aclrtMalloc block"},
             };
             for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
                 aclTensor *raw[3];
@@ -396,7 +398,7 @@ MG_TEST(malformed_descriptors_are_161002_naming_the_tensor) {
                 /* An invalid output must not be written either: watch the block it points into. */
                 expect_refused(op, raw, ACLNN_ERR_PARAM_INVALID,
                                at == op->input_count || op->in_place ? &big : ut_op_output(op, t), cases[c].what,
-                               PARTS(head));
+                               cases[c].hint ? PARTS(head, cases[c].hint) : PARTS(head));
                 aclDestroyTensor(bad);
             }
             free(plain);
