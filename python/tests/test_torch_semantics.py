@@ -372,3 +372,53 @@ def test_plain_entry_points_record_autograd():
     assert mishgrad.mish_backward(g, x.detach()).grad_fn is not None
     with torch.no_grad():
         assert mishgrad.mish_backward(g, x).grad_fn is None
+
+
+# ---- torch.jit.trace and forward-mode AD: the call goes through the autograd Function ------
+
+E32, T32 = EPS["float32"], TINY["float32"]
+
+def test_jit_trace_records_the_function_not_an_empty_tensor():
+    """Traced without grad (the fast path would write raw memory that the tracer sees as
+    empty_like): the traced module gives mish of new inputs, as torch.nn.Mish's trace does."""
+    x_trace, x_new = randn((2, 4), seed=11), randn((3, 5), seed=12)
+    traced = torch.jit.trace(mt.Mish(), x_trace, check_trace=False)
+    assert "empty_like" not in str(traced.graph)
+    np.testing.assert_allclose(traced(x_new).numpy(), mish_ref64(x_new).numpy(), rtol=4 * E32, atol=T32)
+    with torch.no_grad():
+        net = torch.nn.Sequential(torch.nn.Linear(5, 3), mt.Mish())
+        traced_net = torch.jit.trace(net, x_new)
+        want = mish_ref64(net[0](x_new)).numpy()
+        np.testing.assert_allclose(traced_net(randn((3, 5), seed=12)).numpy(), want, rtol=4 * E32, atol=T32)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_forward_ad_tangent_is_mish_prime_times_tangent(requires_grad):
+    fwAD = torch.autograd.forward_ad
+    x, v = randn((50,), seed=13), randn((50,), seed=14, scale=1.0)
+    want = grads_ref64(x) * f64(v)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x.clone().requires_grad_(requires_grad), v)
+        tangent = fwAD.unpack_dual(mt.mish(dual)).tangent
+        assert tangent is not None
+        np.testing.assert_allclose(f64(tangent), want, rtol=8 * E32, atol=8 * E32)
+        # in place: x's own tangent becomes the result's (torch's mish_ does the same)
+        if not requires_grad:
+            y = x.clone()
+            dual = fwAD.make_dual(y, v.clone())
+            mt.mish(dual, inplace=True)
+            primal, tangent = fwAD.unpack_dual(dual)
+            np.testing.assert_allclose(f64(primal), mish_ref64(x).numpy(), rtol=4 * E32, atol=T32)
+            np.testing.assert_allclose(f64(tangent), want, rtol=8 * E32, atol=8 * E32)
+
+
+def test_forward_ad_through_mish_backward():
+    """d(g mish'(x)) = dg mish'(x) + g mish''(x) dx, against the float64 references."""
+    fwAD = torch.autograd.forward_ad
+    x, g = randn((40,), seed=15), randn((40,), seed=16, scale=1.0)
+    dx, dg = randn((40,), seed=17, scale=1.0), randn((40,), seed=18, scale=1.0)
+    want = f64(dg) * grads_ref64(x) + f64(g) * mish_second64(f64(x)) * f64(dx)
+    with fwAD.dual_level():
+        out = mt.MishBackwardFunction.apply(fwAD.make_dual(g, dg), fwAD.make_dual(x, dx))
+        tangent = fwAD.unpack_dual(out).tangent
+    np.testing.assert_allclose(f64(tangent), want, rtol=1e-5, atol=1e-5)

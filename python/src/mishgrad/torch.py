@@ -14,6 +14,7 @@ from . import _mishgrad
 __all__ = ["Mish", "mish", "MishFunction", "MishBackwardFunction"]
 
 _Tensor = _torch.Tensor
+_forward_ad = _torch.autograd.forward_ad
 _graph = getattr(_torch.autograd, "graph", None)
 _increment_version = getattr(_graph, "increment_version", None)  # torch >= 2.1
 
@@ -125,7 +126,20 @@ class MishBackwardFunction(_torch.autograd.Function):
     @staticmethod
     def forward(ctx, grad_output, x):
         ctx.save_for_backward(grad_output, x)
+        ctx.save_for_forward(grad_output, x)
         return _mish_backward_memory(grad_output, x)
+
+    @staticmethod
+    def jvp(ctx, grad_output_t, x_t):
+        # d(grad_output * mish'(x)) = d(grad_output) mish'(x) + grad_output mish''(x) dx
+        grad_output, x = ctx.saved_tensors
+        tangent = None
+        if grad_output_t is not None:
+            tangent = MishBackwardFunction.apply(grad_output_t, x)
+        if x_t is not None:
+            term = x_t * grad_output * _mish_second_derivative(x)
+            tangent = term if tangent is None else tangent + term
+        return tangent
 
     @staticmethod
     def backward(ctx, ggx):
@@ -144,7 +158,14 @@ class MishFunction(_torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
+        ctx.save_for_forward(x)
         return _mish_memory(x)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        # forward-mode AD: the tangent is mish'(x) x_t, aclnnMishBackward's product
+        (x,) = ctx.saved_tensors
+        return MishBackwardFunction.apply(x_t, x)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -160,9 +181,21 @@ class _InplaceMishFunction(_torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, x_old):
         ctx.save_for_backward(x_old)
+        ctx.save_for_forward(x_old)
         _mish_memory(x_old, out=x, count=False)  # mark_dirty counts the version
         ctx.mark_dirty(x)
         return x
+
+    @staticmethod
+    def jvp(ctx, x_t, x_old_t):
+        # x is dirty: autograd wants its tangent updated in place and returned. x_old is
+        # x's clone, so its tangent is x's old one.
+        (x_old,) = ctx.saved_tensors
+        tangent = MishBackwardFunction.apply(x_old_t if x_old_t is not None else x_t, x_old)
+        if x_t is None:
+            return tangent
+        x_t.copy_(tangent)
+        return x_t
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -177,6 +210,20 @@ def _needs_grad(*args):
     if _torch.is_grad_enabled():
         for a in args:
             if isinstance(a, _Tensor) and a.requires_grad:
+                return True
+    return False
+
+
+def _records(*args):
+    """Whether a call must go through an autograd Function even when no input requires grad:
+    under torch.jit.trace (the tracer records the Function, not the raw memory write the
+    library does, which it would replay as an uninitialized tensor) and for a dual tensor
+    of forward-mode AD (the Function's jvp carries its tangent)."""
+    if _torch.jit.is_tracing():
+        return True
+    if _forward_ad._current_level >= 0:
+        for a in args:
+            if isinstance(a, _Tensor) and _forward_ad.unpack_dual(a).tangent is not None:
                 return True
     return False
 
@@ -197,7 +244,7 @@ def _mish_call(x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish", x, out)
         return _mish_memory(x, out)
-    if _needs_grad(x):
+    if _needs_grad(x) or _records(x):
         return MishFunction.apply(x)
     return _mish_memory(x)
 
@@ -206,7 +253,7 @@ def _mish_backward_call(grad_output, x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish_backward", grad_output, x, out)
         return _mish_backward_memory(grad_output, x, out)
-    if _needs_grad(grad_output, x):
+    if _needs_grad(grad_output, x) or _records(grad_output, x):
         return MishBackwardFunction.apply(_as_tensor(grad_output), _as_tensor(x))
     return _mish_backward_memory(grad_output, x)
 
@@ -239,6 +286,8 @@ def _inplace_mish_call(x):
             # moves no data (ATen's copy_ of a tensor onto itself returns at once), so it
             # raises torch's own error before anything is written, or records an identity.
             x.copy_(x)
+        return _InplaceMishFunction.apply(x, x.clone())
+    if _records(x):
         return _InplaceMishFunction.apply(x, x.clone())
     return _inplace_mish_memory(x)
 
