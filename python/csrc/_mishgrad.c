@@ -186,6 +186,10 @@ typedef struct operand {
     int64_t stride[MG_MAX_RANK]; /* elements */
     uintptr_t first;             /* address of element [0, ..., 0] */
     uintptr_t store_lo, store_hi; /* the underlying buffer */
+    /* The bytes the view's elements occupy, first to last (empty for no element): what
+       the call reads or writes, while store_lo..store_hi is what its tensor describes.
+       Re-basing negative strides moves `first` but keeps this set of bytes. */
+    uintptr_t view_lo, view_hi;
     /* filled by describe(): */
     uintptr_t storage;
     int64_t offset, storage_elems;
@@ -288,6 +292,8 @@ static int from_numpy(operand *op, PyObject *obj, int writable, const char *name
     }
     byte_bounds(op->first, op->ndim, op->shape, stride_bytes, op->itemsize, &op->store_lo,
                 &op->store_hi);
+    op->view_lo = op->store_lo;
+    op->view_hi = op->store_hi;
     /* The whole underlying buffer: the array that owns the memory (NumPy points a view's
        base straight at it). */
     PyObject *root = obj;
@@ -402,6 +408,8 @@ static int from_torch(operand *op, PyObject *obj, const char *name) {
     if (PyErr_Occurred()) return -1;
     byte_bounds(op->first, op->ndim, op->shape, stride_bytes, op->itemsize, &op->store_lo,
                 &op->store_hi);
+    op->view_lo = op->store_lo;
+    op->view_hi = op->store_hi;
     /* The whole storage, as op-plugin gives it (storageDims = nbytes / itemsize). */
     PyObject *storage = call0(obj, str_storage);
     if (storage == NULL) return -1;
@@ -515,6 +523,15 @@ static int call_prepare(call *c) {
         operand *op = &c->ops[i];
         c->spans[i].lo = op->storage;
         c->spans[i].hi = op->storage + (uintptr_t)(op->storage_elems * op->itemsize);
+        /* The view's own bytes, inside the storage (describe() keeps them inside; clamped
+           to it all the same, never narrowed further, since mg_mem_acquire orders calls
+           and copies by them). */
+        uintptr_t vlo = op->view_lo, vhi = op->view_hi;
+        if (vlo < c->spans[i].lo) vlo = c->spans[i].lo;
+        if (vhi > c->spans[i].hi) vhi = c->spans[i].hi;
+        if (op->numel == 0 || vlo >= vhi) vlo = vhi = c->spans[i].lo;
+        c->spans[i].view_lo = vlo;
+        c->spans[i].view_hi = vhi;
         c->spans[i].written = i == c->count - 1;
         c->tensors[i] = NULL;
     }

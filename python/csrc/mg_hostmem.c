@@ -251,9 +251,22 @@ static void register_release(mg_span *spans, int count) {
 
 /* ---- staging through aclrtMalloc ---- */
 
+/* Each block spans the whole [lo, hi), so the device address and the aclTensor's storage are
+   the same as on the zero-copy route, but only the view extents are copied: the operator
+   reads and writes view elements only, and copying the whole storage back would write
+   stale copies over what other calls (on other views of the buffer) wrote meanwhile. The
+   bytes of a block outside every extent are never read, nor copied back. */
+
 static _Atomic int staged;
 
 static void staging_release(mg_span *spans, int count, int ok);
+
+static aclError copy_in(const mg_span *s, void *block) {
+    size_t bytes = (size_t)(s->view_hi - s->view_lo);
+    if (bytes == 0) return ACL_SUCCESS;
+    return aclrtMemcpy((char *)block + (s->view_lo - s->lo), bytes, (const void *)s->view_lo,
+                       bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+}
 
 static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
     for (int i = 0; i < count; i++) {
@@ -263,45 +276,120 @@ static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size
     for (int i = 0; i < count; i++) {
         size_t bytes = (size_t)(spans[i].hi - spans[i].lo);
         if (bytes == 0) continue;
-        /* The same host span twice (in-place): one staging block. */
+        /* The same host span twice (in-place, or two views of one buffer): one staging
+           block, each span's own extent copied into it (region 0: shares, frees nothing). */
         int same = -1;
-        for (int j = 0; j < i; j++)
-            if (spans[j].lo == spans[i].lo && spans[j].hi == spans[i].hi) same = j;
+        for (int j = 0; j < i && same < 0; j++)
+            if (spans[j].region == 1 && spans[j].lo == spans[i].lo && spans[j].hi == spans[i].hi)
+                same = j;
+        aclError e;
         if (same >= 0) {
             spans[i].dev = spans[same].dev;
-            spans[same].written |= spans[i].written;
-            spans[i].written = 0;
-            continue;
+            spans[i].region = 0;
+            e = copy_in(&spans[i], spans[i].dev);
+        } else {
+            e = aclrtMalloc(&spans[i].dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+            if (e == ACL_SUCCESS) {
+                spans[i].region = 1;
+                staged++;
+                e = copy_in(&spans[i], spans[i].dev);
+            } else {
+                spans[i].dev = NULL;
+            }
         }
-        aclError e = aclrtMalloc(&spans[i].dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        if (e == ACL_SUCCESS)
-            e = aclrtMemcpy(spans[i].dev, bytes, (const void *)spans[i].lo, bytes,
-                            ACL_MEMCPY_HOST_TO_DEVICE);
         if (e != ACL_SUCCESS) {
-            snprintf(msg, msg_size, "staging %zu bytes in device memory failed: %s", bytes,
-                     recent_message());
-            spans[i].region = spans[i].dev != NULL ? 1 : -1;
-            if (spans[i].region > 0) staged++;
+            snprintf(msg, msg_size, "staging %zu bytes in device memory failed: %s",
+                     (size_t)(spans[i].view_hi - spans[i].view_lo), recent_message());
             staging_release(spans, i + 1, 0);
             return e;
         }
-        spans[i].region = 1;
-        staged++;
     }
     return 0;
 }
 
 static void staging_release(mg_span *spans, int count, int ok) {
-    for (int i = 0; i < count; i++) {
-        if (spans[i].region < 0) continue;
-        size_t bytes = (size_t)(spans[i].hi - spans[i].lo);
-        if (ok && spans[i].written)
-            (void)aclrtMemcpy((void *)spans[i].lo, bytes, spans[i].dev, bytes,
-                              ACL_MEMCPY_DEVICE_TO_HOST);
-        (void)aclrtFree(spans[i].dev);
-        spans[i].region = -1;
-        staged--;
+    /* Every written extent back first (a shared block is freed by the span that owns it). */
+    for (int i = 0; ok && i < count; i++) {
+        size_t bytes = (size_t)(spans[i].view_hi - spans[i].view_lo);
+        if (spans[i].region < 0 || !spans[i].written || bytes == 0) continue;
+        (void)aclrtMemcpy((void *)spans[i].view_lo, bytes,
+                          (const char *)spans[i].dev + (spans[i].view_lo - spans[i].lo), bytes,
+                          ACL_MEMCPY_DEVICE_TO_HOST);
     }
+    for (int i = 0; i < count; i++) {
+        if (spans[i].region == 1) {
+            (void)aclrtFree(spans[i].dev);
+            staged--;
+        }
+        spans[i].region = -1;
+    }
+}
+
+/* ---- ordering calls by view extent ---- */
+
+/* The view extents of the calls in flight (both routes), each tagged with its call's spans
+   array, which is unique while the call is in flight. Lock held to read or change. */
+typedef struct extent {
+    uintptr_t lo, hi;
+    int written;
+    const mg_span *owner;
+} extent;
+
+static extent *inflight;
+static int inflight_count, inflight_capacity;
+
+/* Lock held. Whether a call in flight holds an extent that overlaps one of these spans'
+   with at least one of the two written. */
+static int extents_conflict(const mg_span *spans, int count) {
+    for (int k = 0; k < inflight_count; k++) {
+        const extent *e = &inflight[k];
+        for (int i = 0; i < count; i++) {
+            const mg_span *s = &spans[i];
+            if (s->view_lo == s->view_hi || !(e->written || s->written)) continue;
+            if (e->lo < s->view_hi && s->view_lo < e->hi) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Waits until no call in flight conflicts with these spans, then records all their extents
+   at once: a call holds nothing while it waits, so two calls never wait on each other.
+   A call that holds extents may still wait for pages in register_acquire, but only for
+   calls that hold registrations, and those wait for nothing: no cycle. */
+static int extents_acquire(const mg_span *spans, int count, char *msg, size_t msg_size) {
+    pthread_mutex_lock(&lock);
+    while (extents_conflict(spans, count)) pthread_cond_wait(&released, &lock);
+    if (inflight_count + count > inflight_capacity) {
+        int capacity = inflight_capacity ? inflight_capacity * 2 : 64;
+        while (capacity < inflight_count + count) capacity *= 2;
+        extent *grown = realloc(inflight, (size_t)capacity * sizeof *grown);
+        if (grown == NULL) {
+            pthread_mutex_unlock(&lock);
+            snprintf(msg, msg_size, "mishgrad: out of memory for the table of calls in flight");
+            return ACL_ERROR_BAD_ALLOC;
+        }
+        inflight = grown;
+        inflight_capacity = capacity;
+    }
+    for (int i = 0; i < count; i++) {
+        if (spans[i].view_lo == spans[i].view_hi) continue;
+        extent *e = &inflight[inflight_count++];
+        e->lo = spans[i].view_lo;
+        e->hi = spans[i].view_hi;
+        e->written = spans[i].written;
+        e->owner = spans;
+    }
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+static void extents_release(const mg_span *spans) {
+    pthread_mutex_lock(&lock);
+    for (int k = 0; k < inflight_count;)
+        if (inflight[k].owner == spans) inflight[k] = inflight[--inflight_count];
+        else k++;
+    pthread_cond_broadcast(&released);
+    pthread_mutex_unlock(&lock);
 }
 
 /* ---- the route ---- */
@@ -335,13 +423,20 @@ int mg_mem_zero_copy(void) { return atomic_load(&route) == 1; }
 int mg_mem_live(void) { return atomic_load(&route) == 1 ? registered_live() : staged; }
 
 int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
-    return mg_mem_probe() ? register_acquire(spans, count, msg, msg_size)
-                          : staging_acquire(spans, count, msg, msg_size);
+    int zero_copy = mg_mem_probe();
+    int e = extents_acquire(spans, count, msg, msg_size);
+    if (e != 0) return e;
+    e = zero_copy ? register_acquire(spans, count, msg, msg_size)
+                  : staging_acquire(spans, count, msg, msg_size);
+    if (e != 0) extents_release(spans);
+    return e;
 }
 
 void mg_mem_release(mg_span *spans, int count, int ok) {
     if (atomic_load(&route) == 1) register_release(spans, count);
     else staging_release(spans, count, ok);
+    /* Only after the copies back: a call waiting on these extents must see the results. */
+    extents_release(spans);
 }
 
 int mg_workspace_alloc(mg_workspace *w, uint64_t bytes, char *msg, size_t msg_size) {

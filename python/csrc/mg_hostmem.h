@@ -15,8 +15,9 @@
  *
  * Where the runtime does not take host registrations (CANN's Atlas inference and training
  * series do not; mg_mem_probe finds out once, after aclInit), each span is staged through
- * an aclrtMalloc block instead: copied in before the call, the output copied back after a
- * success.
+ * an aclrtMalloc block instead: the view's bytes copied in before the call, the output's
+ * copied back after a success (never the whole buffer: other calls may be writing other
+ * views of it).
  */
 #ifndef MG_HOSTMEM_H_
 #define MG_HOSTMEM_H_
@@ -24,19 +25,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One operand's bytes: [lo, hi) on the host. dev is filled in by mg_mem_acquire: the device
-   address of lo. written marks an output (copied back in the staging fallback). */
+/* One operand's bytes: [lo, hi) on the host, the storage its tensor is described over (the
+   whole underlying buffer). [view_lo, view_hi), inside it, is the extent of the bytes the
+   view's elements occupy (first to last element; empty when view_lo == view_hi): calls are
+   ordered by it, and the staging fallback copies only it. dev is filled in by
+   mg_mem_acquire: the device address of lo. written marks an output (copied back in the
+   staging fallback). */
 typedef struct mg_span {
     uintptr_t lo, hi;
+    uintptr_t view_lo, view_hi;
     void *dev;
     int written;
-    int region; /* private: index of the region used */
+    int region; /* private: index of the region used (staging: 1 owns a block, 0 shares one) */
 } mg_span;
 
 #define MG_MEM_MAX_SPANS 4
 
 /* Makes every span device-reachable. Returns 0, or an ACL/ACLNN status with msg filled in
-   (nothing acquired then). Spans with lo == hi get dev = NULL and nothing else. */
+   (nothing acquired then). Spans with lo == hi get dev = NULL and nothing else.
+   First waits while a call in flight holds a view extent that overlaps one of this call's
+   with at least one of the two written: the whole storage is shared by every view of a
+   buffer, so only the view extents tell calls that touch the same bytes apart (the
+   runtime's race detector compares those byte ranges across streams, and the staging
+   fallback must not copy a stale extent back over another call's results). Calls on
+   disjoint extents, and readers among themselves, run at once. */
 int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size);
 /* Releases what mg_mem_acquire took. ok: the call succeeded (the fallback copies outputs
    back only then). */
