@@ -43,7 +43,9 @@ static PyObject *torch_tensor, *torch_empty_like, *torch_dtypes;
    ops do (autograd, version counters, negative-bit views); they come back through the
    _mish, _mish_ and _mish_backward entry points, which skip the hooks. */
 static PyObject *torch_hooks[3];
-/* What the fast path asks of torch (also set by _set_torch_hooks): torch.is_grad_enabled,
+/* What the fast path asks of torch (also set by _set_torch_hooks): the grad mode (a
+   callable returning False, True, or 2 when every torch call must take the hook: under
+   torch.jit.trace, which records no memory write, and with a forward-mode AD level open),
    torch.strided, and how to count a write on a tensor's version counter (NULL: t.copy_(t),
    which moves no data but counts as an in-place op). */
 static PyObject *torch_is_grad_enabled, *torch_strided, *torch_bump;
@@ -787,9 +789,11 @@ static int torch_needs_hook(int op, PyObject *const *args, Py_ssize_t nargs, PyO
         if (grad_mode < 0) {
             PyObject *enabled = PyObject_CallNoArgs(torch_is_grad_enabled);
             if (enabled == NULL) return -1;
+            const int record_all = PyLong_CheckExact(enabled) && PyLong_AsLong(enabled) == 2;
             grad_mode = PyObject_IsTrue(enabled);
             Py_DECREF(enabled);
             if (grad_mode < 0) return -1;
+            if (record_all) return 1;
         }
         int written = i < nargs ? i == written_position
                                 : PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i - nargs),

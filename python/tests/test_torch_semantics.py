@@ -422,3 +422,25 @@ def test_forward_ad_through_mish_backward():
         out = mt.MishBackwardFunction.apply(fwAD.make_dual(g, dg), fwAD.make_dual(x, dx))
         tangent = fwAD.unpack_dual(out).tangent
     np.testing.assert_allclose(f64(tangent), want, rtol=1e-5, atol=1e-5)
+
+
+def test_plain_entry_points_trace_and_carry_tangents():
+    """mishgrad.mish / mish_backward on torch tensors (the extension's fast path otherwise):
+    traced, they replay the library's call; with a forward-mode level open, duals keep their
+    tangents; out= under tracing is refused, as the trace could not replay the write."""
+    fwAD = torch.autograd.forward_ad
+    x_trace, x_new, g = randn((6,), seed=21), randn((9,), seed=22), randn((9,), seed=23, scale=1.0)
+    traced = torch.jit.trace(lambda t: mishgrad.mish(t), x_trace, check_trace=False)
+    np.testing.assert_allclose(traced(x_new).numpy(), mish_ref64(x_new).numpy(), rtol=4 * E32, atol=T32)
+    traced_bw = torch.jit.trace(lambda a, b: mishgrad.mish_backward(a, b), (x_trace, x_trace), check_trace=False)
+    np.testing.assert_allclose(f64(traced_bw(g, x_new)), f64(g) * grads_ref64(x_new), rtol=8 * E32, atol=8 * E32)
+    with pytest.raises(RuntimeError, match="cannot be traced"):
+        torch.jit.trace(lambda t: mishgrad.mish(t, out=torch.empty_like(t)), x_trace, check_trace=False)
+    v = randn((9,), seed=24, scale=1.0)
+    with fwAD.dual_level():
+        tangent = fwAD.unpack_dual(mishgrad.mish(fwAD.make_dual(x_new, v))).tangent
+        assert tangent is not None
+        np.testing.assert_allclose(f64(tangent), grads_ref64(x_new) * f64(v), rtol=8 * E32, atol=8 * E32)
+        tangent = fwAD.unpack_dual(mishgrad.mish_backward(fwAD.make_dual(g, v), x_new)).tangent
+        assert tangent is not None
+        np.testing.assert_allclose(f64(tangent), f64(v) * grads_ref64(x_new), rtol=8 * E32, atol=8 * E32)

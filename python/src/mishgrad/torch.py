@@ -240,9 +240,17 @@ def _as_tensor(a):
 
 # ---- mishgrad.mish / mish_ / mish_backward with a torch tensor among the arguments --------
 
+def _refuse_out_when_tracing(fname):
+    if _torch.jit.is_tracing():
+        # the tracer would record no write into out, and replay a stale one
+        raise RuntimeError(f"mishgrad.{fname}(): out=... cannot be traced by torch.jit.trace; "
+                           f"call it without out=")
+
+
 def _mish_call(x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish", x, out)
+        _refuse_out_when_tracing("mish")
         return _mish_memory(x, out)
     if _needs_grad(x) or _records(x):
         return MishFunction.apply(x)
@@ -252,6 +260,7 @@ def _mish_call(x, out=None):
 def _mish_backward_call(grad_output, x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish_backward", grad_output, x, out)
+        _refuse_out_when_tracing("mish_backward")
         return _mish_backward_memory(grad_output, x, out)
     if _needs_grad(grad_output, x) or _records(grad_output, x):
         return MishBackwardFunction.apply(_as_tensor(grad_output), _as_tensor(x))
@@ -296,8 +305,16 @@ def _inplace_mish_call(x):
 # negative bit, no autograd to record, no inference tensor written) and counts the write on
 # the target's version counter (increment_version, or t.copy_(t) where torch has none);
 # every other call comes to the functions above.
+def _grad_mode_for_the_extension():
+    """The grad mode, or 2 when every call with a torch tensor must come to the hooks above
+    (tracing, or a forward-mode AD level open: _records decides per call)."""
+    if _torch.jit.is_tracing() or _forward_ad._current_level >= 0:
+        return 2
+    return _torch.is_grad_enabled()
+
+
 _mishgrad._set_torch_hooks(_mish_call, _inplace_mish_call, _mish_backward_call,
-                           _torch.is_grad_enabled, _torch.strided, _increment_version)
+                           _grad_mode_for_the_extension, _torch.strided, _increment_version)
 
 
 def mish(x, inplace=False):
