@@ -305,12 +305,17 @@ def _inplace_mish_call(x):
 # negative bit, no autograd to record, no inference tensor written) and counts the write on
 # the target's version counter (increment_version, or t.copy_(t) where torch has none);
 # every other call comes to the functions above.
+_is_tracing = _torch._C._is_tracing  # torch.jit.is_tracing without its Python layer
+_is_grad_enabled = _torch.is_grad_enabled
+
+
 def _grad_mode_for_the_extension():
     """The grad mode, or 2 when every call with a torch tensor must come to the hooks above
-    (tracing, or a forward-mode AD level open: _records decides per call)."""
-    if _torch.jit.is_tracing() or _forward_ad._current_level >= 0:
+    (tracing, or a forward-mode AD level open: _records decides per call). Asked once per
+    call on the fast path: about 0.1 us more than torch.is_grad_enabled alone."""
+    if _is_tracing() or _forward_ad._current_level >= 0:
         return 2
-    return _torch.is_grad_enabled()
+    return _is_grad_enabled()
 
 
 _mishgrad._set_torch_hooks(_mish_call, _inplace_mish_call, _mish_backward_call,
