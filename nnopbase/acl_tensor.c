@@ -308,10 +308,10 @@ static aclnnStatus validate(const nnop_tensor *t, const char *api, const char *n
         view->dims[i] = t->view_dims[i];
         view->strides[i] = t->strides[i];
         if (t->view_dims[i] < 0)
-            return INVALID("%s: %s has dim %d = %lld; dims must be >= 0", api, name, i, (long long)t->view_dims[i]);
+            return INVALID("%s: %s's dim %d is %lld; dims must be >= 0", api, name, i, (long long)t->view_dims[i]);
         if (t->strides[i] < 0)
-            return INVALID("%s: %s has stride %d = %lld; negative strides are not supported", api, name, i,
-                           (long long)t->strides[i]);
+            return INVALID("%s: %s's stride in dim %d is %lld; negative strides are not supported", api, name,
+                           i, (long long)t->strides[i]);
         if (t->view_dims[i] == 0) empty = 1;
     }
     int64_t numel = 1;

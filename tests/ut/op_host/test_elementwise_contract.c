@@ -377,7 +377,7 @@ MG_TEST(malformed_descriptors_are_161002_naming_the_tensor) {
                 void *data;
                 const char *hint; /* a second part the message must hold, or NULL */
             } cases[] = {
-                {"negative stride", dims, neg_stride, 3, 8, big.block, NULL},
+                {"negative stride", dims, neg_stride, 3, 8, big.block, "'s stride in dim 1 is -1"},
                 {"negative offset", dims, NULL, -1, 8, (float *)big.block + 1, NULL},
                 {"view past its storage", dims, NULL, 1, 8, big.block, NULL},
                 {"stride past its storage", dims, far_stride, 0, 8, big.block, NULL},
@@ -413,7 +413,7 @@ MG_TEST(malformed_descriptors_are_161002_naming_the_tensor) {
         for (int i = 0; i < count; i++) raw[i] = raw_tensor(ACL_FLOAT, 2, neg_dim, strides, 0, 8, big.block);
         char head[160];
         prefix(op, op->names[0], head, sizeof head);
-        expect_refused(op, raw, ACLNN_ERR_PARAM_INVALID, &big, "negative dim", PARTS(head));
+        expect_refused(op, raw, ACLNN_ERR_PARAM_INVALID, &big, "negative dim", PARTS(head, "'s dim 1 is -4"));
         for (int i = 0; i < count; i++) aclDestroyTensor(raw[i]);
         ut_tensor_free(&big);
     }
