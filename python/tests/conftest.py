@@ -4,6 +4,8 @@ References are computed in float64 from the inputs as the operator sees them (16
 inputs widened exactly). Tolerances follow docs/accuracy.md's measure: for the gradient,
 err = |y - exact| / (eps * |g| * (|T1| + |T2|)) stays meaningful at mish's root near
 x = -1.19, where a plain relative error does not."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,13 @@ def no_registration_left():
     """Every test ends with no host registration held (each call releases its own)."""
     yield
     assert mishgrad._mishgrad._live_registrations() == 0
+
+
+def run_in_threads(work, count):
+    """work(0) ... work(count - 1), each in a thread of its own, all started before any is
+    joined (so that they run at once)."""
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(count)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()

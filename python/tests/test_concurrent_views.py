@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import mishgrad
+from conftest import run_in_threads
 
 THREADS = 8
 CALLS = 20
@@ -138,11 +139,7 @@ def run_workload(name):
         except Exception as e:  # noqa: BLE001 - reported below
             failures.append(f"thread {t}: {type(e).__name__}: {e}")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    run_in_threads(work, THREADS)
     if failures:
         return failures
     final = _np(base)

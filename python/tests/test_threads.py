@@ -5,7 +5,7 @@ import threading
 import numpy as np
 
 import mishgrad
-from conftest import sample
+from conftest import sample, run_in_threads
 
 THREADS = 8
 
@@ -48,11 +48,7 @@ def test_eight_threads_at_once():
         except Exception as e:  # noqa: BLE001 - reported below
             failures.append(f"thread {t}: {type(e).__name__}: {e}")
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    run_in_threads(work, THREADS)
     assert not failures, failures
 
 
@@ -84,11 +80,7 @@ def test_errors_stay_in_their_thread():
         except Exception as e:  # noqa: BLE001
             results[t] = f"{type(e).__name__}: {e}"
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    run_in_threads(work, THREADS)
     assert results == ["ok"] * THREADS
 
 
