@@ -45,7 +45,7 @@ exe="$dir/test_aclnn_mish_grad_v2"
 if check "the C++ example builds with the upstream flags" \
      "$cxx" "$src/examples/test_aclnn_mish_grad_v2.cpp" -o "$exe" "${flags[@]}"; then
   env -u LD_LIBRARY_PATH bash -c "source '$P/set_env.sh' &&
-      export LD_LIBRARY_PATH=$op_api/lib:\${LD_LIBRARY_PATH} && '$exe'" >"$dir/run.out" 2>&1
+      export LD_LIBRARY_PATH='$op_api/lib':\${LD_LIBRARY_PATH} && '$exe'" >"$dir/run.out" 2>&1
   rc=$?
   cat "$dir/run.out"
   check "the example runs after source P/set_env.sh (rc $rc)" test "$rc" = 0
@@ -57,7 +57,7 @@ fi
 # The seed's "Example 运行" steps word for word: set_env.sh, the operator package on
 # LD_LIBRARY_PATH, then examples/run.sh, which uses the layout ASCEND_HOME_PATH names.
 env -u LD_LIBRARY_PATH -u ASCEND_HOME_PATH bash -c "source '$P/set_env.sh' &&
-    export LD_LIBRARY_PATH=$op_api/lib:\${LD_LIBRARY_PATH} && cd '$src/examples' && bash run.sh" \
+    export LD_LIBRARY_PATH='$op_api/lib':\${LD_LIBRARY_PATH} && cd '$src/examples' && bash run.sh" \
   >"$dir/run_sh.out" 2>&1
 rc=$?
 tail -n 3 "$dir/run_sh.out"

@@ -40,14 +40,15 @@ fi
 moved="$dir/moved_tree"
 mkdir -p "$moved" && cp -a "$MISHGRAD_PKG_PREFIX/." "$moved/"
 moved_pc_dir="$moved/${libdir#"$MISHGRAD_PKG_PREFIX"/}/pkgconfig"
-moved_cflags=$(PKG_CONFIG_PATH="$moved_pc_dir" pkg-config --cflags mish_grad_v2)
-moved_libs=$(PKG_CONFIG_PATH="$moved_pc_dir" pkg-config --libs mish_grad_v2)
-check "a moved tree's .pc points into the moved tree" contains <(echo "$moved_cflags $moved_libs") "$moved/"
-check "a moved tree's .pc no longer names the old prefix" lacks <(echo "$moved_cflags $moved_libs") "$MISHGRAD_PKG_PREFIX/"
-# shellcheck disable=SC2086  # pkg-config output is a list of words by design
+moved_cflags=() moved_libs=()
+pc_words moved_cflags "$moved_pc_dir" --cflags mish_grad_v2
+pc_words moved_libs "$moved_pc_dir" --libs mish_grad_v2
+check "a moved tree's .pc points into the moved tree" contains <(echo "${moved_cflags[*]} ${moved_libs[*]}") "$moved/"
+check "a moved tree's .pc no longer names the old prefix" \
+  lacks <(echo "${moved_cflags[*]} ${moved_libs[*]}") "$MISHGRAD_PKG_PREFIX/"
 if check "probe builds against the moved tree" \
-     "$pkg_cc" -std=c11 -Wall -Wextra -Werror "${pkg_san_flags[@]}" $moved_cflags \
-       "$MISHGRAD_PKG_SOURCE_DIR/tests/package/package_probe.c" -o "$dir/moved_probe" $moved_libs -lm; then
+     "$pkg_cc" -std=c11 -Wall -Wextra -Werror "${pkg_san_flags[@]}" "${moved_cflags[@]}" \
+       "$MISHGRAD_PKG_SOURCE_DIR/tests/package/package_probe.c" -o "$dir/moved_probe" "${moved_libs[@]}" -lm; then
   LD_LIBRARY_PATH="$moved/${libdir#"$MISHGRAD_PKG_PREFIX"/}" "$dir/moved_probe" run float >"$dir/moved.out" 2>&1
   check "probe built against the moved tree runs right" contains "$dir/moved.out" "values=right"
 fi

@@ -80,16 +80,26 @@ pkg_cxx() {
   command -v g++ || command -v clang++ || command -v c++
 }
 
+# pkg-config's answer as the words a shell reads from it, into the array named ARRAY:
+# pkg-config escapes a space in a path with a backslash (-I/a\ b/include), so splitting its
+# output on blanks would cut such a path in two; the shell's own parsing (eval) does not.
+# Usage: pc_words ARRAY PC_DIR pkg-config-arguments...
+pc_words() {
+  local pc_words_out
+  pc_words_out=$(PKG_CONFIG_PATH="$2" pkg-config "${@:3}") || return 1
+  eval "$1=($pc_words_out)"
+}
+
 # Builds a C source against the installed tree with the flags the installed
 # mish_grad_v2.pc gives (no rpath: run the program with LD_LIBRARY_PATH=$(pkg_libdir)).
 # Usage: build_c_with_pkgconfig OUT SOURCE [extra flags...]
 build_c_with_pkgconfig() {
   local out=$1 src=$2; shift 2
-  local cflags libs
-  cflags=$(PKG_CONFIG_PATH="$(pkg_libdir)/pkgconfig" pkg-config --cflags mish_grad_v2) || return 1
-  libs=$(PKG_CONFIG_PATH="$(pkg_libdir)/pkgconfig" pkg-config --libs mish_grad_v2) || return 1
-  # shellcheck disable=SC2086  # pkg-config output is a list of words by design
-  "$pkg_cc" -std=c11 -Wall -Wextra -Werror "${pkg_san_flags[@]}" $cflags "$@" "$src" -o "$out" $libs -lm
+  local -a cflags libs
+  pc_words cflags "$(pkg_libdir)/pkgconfig" --cflags mish_grad_v2 || return 1
+  pc_words libs "$(pkg_libdir)/pkgconfig" --libs mish_grad_v2 || return 1
+  "$pkg_cc" -std=c11 -Wall -Wextra -Werror "${pkg_san_flags[@]}" "${cflags[@]}" "$@" "$src" -o "$out" \
+    "${libs[@]}" -lm
 }
 
 # Builds a C source against the installed tree by hand (-I, -L, rpath, CANN's -l list),

@@ -91,21 +91,21 @@ if [ -n "$deb" ]; then
   libdir="$usr/lib/$multiarch"
   pcdir="$libdir/pkgconfig"
   if command -v pkg-config >/dev/null 2>&1; then
-    cflags=$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags mish_grad_v2)
-    libs=$(PKG_CONFIG_PATH="$pcdir" pkg-config --libs mish_grad_v2)
+    cflags=() libs=()
+    pc_words cflags "$pcdir" --cflags mish_grad_v2
+    pc_words libs "$pcdir" --libs mish_grad_v2
     # The .pc computes its prefix from its own folder: compare the folders it names.
-    inc_dir=$(sed -n 's/^-I\([^ ]*\).*/\1/p' <<<"$cflags")
-    lib_dir=$(sed -n 's/^-L\([^ ]*\).*/\1/p' <<<"$libs")
-    check "the .deb's .pc gives -I<its usr/include> (got '$cflags')" \
+    inc_dir=$(sed -n 's/^-I//p' <<<"${cflags[0]:-}")
+    lib_dir=$(sed -n 's/^-L//p' <<<"${libs[0]:-}")
+    check "the .deb's .pc gives -I<its usr/include> (got '${cflags[*]}')" \
       test -n "$inc_dir" -a "$(realpath -m "${inc_dir:-x}")" = "$(realpath "$usr/include")"
-    check "the .deb's .pc gives -L<its usr/lib/$multiarch> (got '$libs')" \
+    check "the .deb's .pc gives -L<its usr/lib/$multiarch> (got '${libs[*]}')" \
       test -n "$lib_dir" -a "$(realpath -m "${lib_dir:-x}")" = "$(realpath "$libdir")"
-    check "the .deb's .pc has no rpath" lacks <(echo "$libs") rpath
+    check "the .deb's .pc has no rpath" lacks <(echo "${libs[*]}") rpath
     check "the .deb's .pc says version $version" test "$(PKG_CONFIG_PATH="$pcdir" pkg-config --modversion mish_grad_v2)" = "$version"
-    # shellcheck disable=SC2086  # pkg-config output is a list of words by design
     if check "a C consumer builds from the .deb's .pc" \
-         "$pkg_cc" -std=c11 -Wall -Wextra -Werror $cflags "$src/tests/package/package_probe.c" \
-           -o "$dir/deb_probe" $libs -lm; then
+         "$pkg_cc" -std=c11 -Wall -Wextra -Werror "${cflags[@]}" "$src/tests/package/package_probe.c" \
+           -o "$dir/deb_probe" "${libs[@]}" -lm; then
       LD_LIBRARY_PATH="$libdir" "$dir/deb_probe" run float >"$dir/deb_probe.out" 2>&1
       check "it runs against the .deb's libraries" contains "$dir/deb_probe.out" "values=right"
       check "it loads them from the .deb's tree" \
