@@ -65,8 +65,13 @@ typedef struct thread_state {
     int context_set, ready;
     aclrtStream stream;
     mg_workspace workspace;
+    struct thread_state *next; /* in live_threads while ready */
 } thread_state;
 static _Thread_local thread_state tls;
+/* Every thread whose stream and workspace exist (session_lock held to read or change):
+   py_shutdown releases them all before aclFinalize, because a thread Python has joined
+   may not have run its exit handler yet. */
+static thread_state *live_threads;
 
 /* The outcome of a call made with the GIL released; turned into an exception afterwards. */
 typedef struct outcome {
@@ -93,16 +98,33 @@ static int fail_recent(outcome *o, int status, const char *api) {
     return status;
 }
 
+/* session_lock held. */
 static void release_thread_resources(thread_state *t) {
+    if (!t->ready) return;
     mg_workspace_free(&t->workspace);
     if (t->stream != NULL) (void)aclrtDestroyStream(t->stream);
     t->stream = NULL;
     t->ready = 0;
+    for (thread_state **link = &live_threads; *link != NULL; link = &(*link)->next)
+        if (*link == t) {
+            *link = t->next;
+            break;
+        }
 }
 
-/* Runs when a thread that used the package exits: its stream and workspace go with it. */
+/* Runs when a thread that used the package exits: its stream and workspace go with it,
+   unless py_shutdown released them already (the lock orders the two). */
 static void thread_exit(void *p) {
-    if (atomic_load(&session_state) == 1) release_thread_resources((thread_state *)p);
+    pthread_mutex_lock(&session_lock);
+    if (atomic_load(&session_state) == 1 && session_pid == getpid())
+        release_thread_resources((thread_state *)p);
+    pthread_mutex_unlock(&session_lock);
+}
+
+/* session_lock held, session running. The calling thread's current context, for a thread
+   that has made no call (the runtime needs one for every call: unregistering, freeing). */
+static void adopt_session_context(void) {
+    if (!tls.context_set && aclrtSetCurrentContext(session_context) == ACL_SUCCESS) tls.context_set = 1;
 }
 
 /* GIL released. Makes the runtime ready for the calling thread. */
@@ -152,7 +174,11 @@ static int session_enter(outcome *o) {
         e = aclrtCreateStream(&tls.stream);
         if (e != ACL_SUCCESS) return fail_recent(o, e, "aclrtCreateStream");
         (void)pthread_setspecific(thread_key, &tls);
+        pthread_mutex_lock(&session_lock);
         tls.ready = 1;
+        tls.next = live_threads;
+        live_threads = &tls;
+        pthread_mutex_unlock(&session_lock);
     }
     return 0;
 }
@@ -163,7 +189,8 @@ static PyObject *py_shutdown(PyObject *self, PyObject *unused) {
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&session_lock);
     if (atomic_load(&session_state) == 1 && session_pid == getpid()) {
-        release_thread_resources(&tls);
+        adopt_session_context();
+        while (live_threads != NULL) release_thread_resources(live_threads);
         mg_mem_flush();
         (void)aclrtResetDevice(0);
         (void)aclFinalize();
@@ -1036,7 +1063,12 @@ static PyObject *py_release_registrations(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
     Py_BEGIN_ALLOW_THREADS
-    if (atomic_load(&session_state) == 1) mg_mem_flush();
+    pthread_mutex_lock(&session_lock);
+    if (atomic_load(&session_state) == 1 && session_pid == getpid()) {
+        adopt_session_context();
+        mg_mem_flush();
+    }
+    pthread_mutex_unlock(&session_lock);
     Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }

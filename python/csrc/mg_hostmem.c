@@ -83,7 +83,13 @@ static int new_slot(void) {
 
 /* Lock held. */
 static void evict(region *r) {
-    (void)aclrtHostUnregister((void *)r->lo);
+    if (aclrtHostUnregister((void *)r->lo) != ACL_SUCCESS) {
+        /* Still registered in the runtime (no context on this thread, say): forgetting it
+           would make the next registration of these pages fail as overlapping. The
+           failure's message is ours, not the next caller's. */
+        (void)aclGetRecentErrMsg();
+        return;
+    }
     r->registered = 0;
     r->users = 0;
 }

@@ -444,3 +444,32 @@ def test_plain_entry_points_trace_and_carry_tangents():
         tangent = fwAD.unpack_dual(mishgrad.mish_backward(fwAD.make_dual(g, v), x_new)).tangent
         assert tangent is not None
         np.testing.assert_allclose(f64(tangent), f64(v) * grads_ref64(x_new), rtol=8 * E32, atol=8 * E32)
+
+
+def test_jit_trace_of_in_place_mish():
+    """The JIT takes no in-place autograd Function: mish_ traces to mish of a copy, then
+    copy_, and the traced model replays it (with and without grad), as torch.nn.Mish(inplace=True)."""
+    net = torch.nn.Sequential(torch.nn.Linear(8, 16), mt.Mish(inplace=True), torch.nn.Linear(16, 4))
+    ref = torch.nn.Sequential(net[0], torch.nn.Mish(inplace=True), net[2])
+    traced = torch.jit.trace(net, randn((3, 8), seed=31))
+    x = randn((5, 8), seed=32)
+    np.testing.assert_allclose(traced(x).detach().numpy(), ref(x).detach().numpy(), rtol=1e-5, atol=1e-6)
+    with torch.no_grad():
+        np.testing.assert_allclose(traced(x).numpy(), ref(x).numpy(), rtol=1e-5, atol=1e-6)
+    traced_fn = torch.jit.trace(lambda t: mishgrad.mish_(t.clone()), randn((4,), seed=33), check_trace=False)
+    y = randn((7,), seed=34)
+    np.testing.assert_allclose(traced_fn(y).numpy(), mish_ref64(y).numpy(), rtol=4 * E32, atol=T32)
+
+
+def test_forward_ad_with_out_is_refused_like_torch():
+    fwAD = torch.autograd.forward_ad
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(randn((5,), seed=35), randn((5,), seed=36))
+        with pytest.raises(NotImplementedError):
+            torch.sigmoid(dual, out=torch.empty(5))  # torch's own rule
+        out = torch.full((5,), 7.0)
+        with pytest.raises(NotImplementedError, match="forward AD"):
+            mishgrad.mish(dual, out=out)
+        assert torch.equal(out, torch.full((5,), 7.0))  # nothing written
+        with pytest.raises(NotImplementedError, match="forward AD"):
+            mishgrad.mish_backward(dual, randn((5,), seed=37), out=torch.empty(5))

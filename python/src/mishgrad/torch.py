@@ -240,17 +240,21 @@ def _as_tensor(a):
 
 # ---- mishgrad.mish / mish_ / mish_backward with a torch tensor among the arguments --------
 
-def _refuse_out_when_tracing(fname):
+def _refuse_out_when_tracing(fname, *args):
     if _torch.jit.is_tracing():
         # the tracer would record no write into out, and replay a stale one
         raise RuntimeError(f"mishgrad.{fname}(): out=... cannot be traced by torch.jit.trace; "
                            f"call it without out=")
+    if _records(*args):
+        # a dual tensor among the arguments: torch's own out= functions refuse forward AD
+        raise NotImplementedError(f"Trying to use forward AD with mishgrad.{fname}(out=...), "
+                                  f"which does not support it: call it without out=")
 
 
 def _mish_call(x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish", x, out)
-        _refuse_out_when_tracing("mish")
+        _refuse_out_when_tracing("mish", x, out)
         return _mish_memory(x, out)
     if _needs_grad(x) or _records(x):
         return MishFunction.apply(x)
@@ -260,11 +264,20 @@ def _mish_call(x, out=None):
 def _mish_backward_call(grad_output, x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish_backward", grad_output, x, out)
-        _refuse_out_when_tracing("mish_backward")
+        _refuse_out_when_tracing("mish_backward", grad_output, x, out)
         return _mish_backward_memory(grad_output, x, out)
     if _needs_grad(grad_output, x) or _records(grad_output, x):
         return MishBackwardFunction.apply(_as_tensor(grad_output), _as_tensor(x))
     return _mish_backward_memory(grad_output, x)
+
+
+def _inplace_recorded(x):
+    """x = mish(x) in place, recorded by autograd (and forward AD) or by the tracer."""
+    if _torch.jit.is_tracing():
+        # The JIT takes no in-place autograd Function: the trace records mish of a copy of
+        # x, then copy_ into x, which is what an in-place op comes to.
+        return x.copy_(MishFunction.apply(x.clone()))
+    return _InplaceMishFunction.apply(x, x.clone())
 
 
 def _inplace_mish_call(x):
@@ -295,9 +308,9 @@ def _inplace_mish_call(x):
             # moves no data (ATen's copy_ of a tensor onto itself returns at once), so it
             # raises torch's own error before anything is written, or records an identity.
             x.copy_(x)
-        return _InplaceMishFunction.apply(x, x.clone())
+        return _inplace_recorded(x)
     if _records(x):
-        return _InplaceMishFunction.apply(x, x.clone())
+        return _inplace_recorded(x)
     return _inplace_mish_memory(x)
 
 
