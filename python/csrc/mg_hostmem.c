@@ -267,11 +267,19 @@ static _Atomic int staged;
 
 static void staging_release(mg_span *spans, int count, int ok);
 
-static aclError copy_in(const mg_span *s, void *block) {
+/* Where a span's view extent lies in its staging block (s->dev holds [lo, hi)). */
+static char *extent_in_block(const mg_span *s) { return (char *)s->dev + (s->view_lo - s->lo); }
+
+static aclError copy_in(const mg_span *s) {
     size_t bytes = (size_t)(s->view_hi - s->view_lo);
     if (bytes == 0) return ACL_SUCCESS;
-    return aclrtMemcpy((char *)block + (s->view_lo - s->lo), bytes, (const void *)s->view_lo,
-                       bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    return aclrtMemcpy(extent_in_block(s), bytes, (const void *)s->view_lo, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+static void copy_back(const mg_span *s) {
+    size_t bytes = (size_t)(s->view_hi - s->view_lo);
+    if (bytes == 0) return;
+    (void)aclrtMemcpy((void *)s->view_lo, bytes, extent_in_block(s), bytes, ACL_MEMCPY_DEVICE_TO_HOST);
 }
 
 static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
@@ -292,20 +300,21 @@ static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size
         if (same >= 0) {
             spans[i].dev = spans[same].dev;
             spans[i].region = 0;
-            e = copy_in(&spans[i], spans[i].dev);
+            e = copy_in(&spans[i]);
         } else {
             e = aclrtMalloc(&spans[i].dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
             if (e == ACL_SUCCESS) {
                 spans[i].region = 1;
                 staged++;
-                e = copy_in(&spans[i], spans[i].dev);
+                e = copy_in(&spans[i]);
             } else {
                 spans[i].dev = NULL;
             }
         }
         if (e != ACL_SUCCESS) {
             snprintf(msg, msg_size, "staging %zu bytes in device memory failed: %s",
-                     (size_t)(spans[i].view_hi - spans[i].view_lo), recent_message());
+                     spans[i].dev == NULL ? bytes : (size_t)(spans[i].view_hi - spans[i].view_lo),
+                     recent_message());
             staging_release(spans, i + 1, 0);
             return e;
         }
@@ -315,13 +324,8 @@ static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size
 
 static void staging_release(mg_span *spans, int count, int ok) {
     /* Every written extent back first (a shared block is freed by the span that owns it). */
-    for (int i = 0; ok && i < count; i++) {
-        size_t bytes = (size_t)(spans[i].view_hi - spans[i].view_lo);
-        if (spans[i].region < 0 || !spans[i].written || bytes == 0) continue;
-        (void)aclrtMemcpy((void *)spans[i].view_lo, bytes,
-                          (const char *)spans[i].dev + (spans[i].view_lo - spans[i].lo), bytes,
-                          ACL_MEMCPY_DEVICE_TO_HOST);
-    }
+    for (int i = 0; ok && i < count; i++)
+        if (spans[i].region >= 0 && spans[i].written) copy_back(&spans[i]);
     for (int i = 0; i < count; i++) {
         if (spans[i].region == 1) {
             (void)aclrtFree(spans[i].dev);

@@ -15,6 +15,8 @@ __all__ = ["Mish", "mish", "MishFunction", "MishBackwardFunction"]
 
 _Tensor = _torch.Tensor
 _forward_ad = _torch.autograd.forward_ad
+_is_tracing = _torch._C._is_tracing  # torch.jit.is_tracing without its Python layer
+_is_grad_enabled = _torch.is_grad_enabled
 _graph = getattr(_torch.autograd, "graph", None)
 _increment_version = getattr(_graph, "increment_version", None)  # torch >= 2.1
 
@@ -219,7 +221,7 @@ def _records(*args):
     under torch.jit.trace (the tracer records the Function, not the raw memory write the
     library does, which it would replay as an uninitialized tensor) and for a dual tensor
     of forward-mode AD (the Function's jvp carries its tangent)."""
-    if _torch.jit.is_tracing():
+    if _is_tracing():
         return True
     if _forward_ad._current_level >= 0:
         for a in args:
@@ -240,8 +242,9 @@ def _as_tensor(a):
 
 # ---- mishgrad.mish / mish_ / mish_backward with a torch tensor among the arguments --------
 
-def _refuse_out_when_tracing(fname, *args):
-    if _torch.jit.is_tracing():
+def _refuse_out_when_recording(fname, *args):
+    """out= where _records holds: the tracer and forward AD could not follow the write."""
+    if _is_tracing():
         # the tracer would record no write into out, and replay a stale one
         raise RuntimeError(f"mishgrad.{fname}(): out=... cannot be traced by torch.jit.trace; "
                            f"call it without out=")
@@ -254,7 +257,7 @@ def _refuse_out_when_tracing(fname, *args):
 def _mish_call(x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish", x, out)
-        _refuse_out_when_tracing("mish", x, out)
+        _refuse_out_when_recording("mish", x, out)
         return _mish_memory(x, out)
     if _needs_grad(x) or _records(x):
         return MishFunction.apply(x)
@@ -264,7 +267,7 @@ def _mish_call(x, out=None):
 def _mish_backward_call(grad_output, x, out=None):
     if out is not None:
         _refuse_out_with_grad("mish_backward", grad_output, x, out)
-        _refuse_out_when_tracing("mish_backward", grad_output, x, out)
+        _refuse_out_when_recording("mish_backward", grad_output, x, out)
         return _mish_backward_memory(grad_output, x, out)
     if _needs_grad(grad_output, x) or _records(grad_output, x):
         return MishBackwardFunction.apply(_as_tensor(grad_output), _as_tensor(x))
@@ -273,7 +276,7 @@ def _mish_backward_call(grad_output, x, out=None):
 
 def _inplace_recorded(x):
     """x = mish(x) in place, recorded by autograd (and forward AD) or by the tracer."""
-    if _torch.jit.is_tracing():
+    if _is_tracing():
         # The JIT takes no in-place autograd Function: the trace records mish of a copy of
         # x, then copy_ into x, which is what an in-place op comes to.
         return x.copy_(MishFunction.apply(x.clone()))
@@ -318,10 +321,6 @@ def _inplace_mish_call(x):
 # negative bit, no autograd to record, no inference tensor written) and counts the write on
 # the target's version counter (increment_version, or t.copy_(t) where torch has none);
 # every other call comes to the functions above.
-_is_tracing = _torch._C._is_tracing  # torch.jit.is_tracing without its Python layer
-_is_grad_enabled = _torch.is_grad_enabled
-
-
 def _grad_mode_for_the_extension():
     """The grad mode, or 2 when every call with a torch tensor must come to the hooks above
     (tracing, or a forward-mode AD level open: _records decides per call). Asked once per
