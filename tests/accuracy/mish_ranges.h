@@ -31,6 +31,15 @@ static inline int mish_range_of(float x) {
     return 8;
 }
 
+/* Where the float32 forward (op_kernel/mish_body.h) changes formula besides the points the
+   tests list themselves: the edges k + 0.5 of its table form's intervals (x < -8.5 takes
+   the anchored form) and 9.5, above which x is clamped. The windows of the accuracy and
+   bit-identity tests are centred on each. */
+enum { MISH_FWD_TABLE_EDGE_COUNT = 17 };
+static const float mish_fwd_table_edges[MISH_FWD_TABLE_EDGE_COUNT] = {
+    -8.5f, -7.5f, -6.5f, -5.5f, -4.5f, -3.5f, -2.5f, -1.5f, -0.5f,
+    0.5f,  1.5f,  2.5f,  3.5f,  4.5f,  5.5f,  6.5f,  9.5f};
+
 /* A bijection between the 2^32 float32 patterns and integers that is monotone in value on
    the non-NaN ones: +0 -> 0, -0 -> -1, the most negative finite -> -0x7F800000, the most
    positive finite -> 0x7F7FFFFF. */

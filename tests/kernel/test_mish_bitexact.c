@@ -13,6 +13,7 @@
 #include "kt_mish.h"
 #include "kt_cpu.h"
 #include "mg_test.h"
+#include "mish_ranges.h"
 
 KT_SKIP_UNLESS_CPU_HAS_REQUESTED_ISA()
 
@@ -71,9 +72,11 @@ MG_TEST(f32_dense_windows) {
                                     -0.3f,   0.0f,    0.625f,   1.0f,    9.0f,   20.0f,  1e-30f, -1e-30f};
     enum { HALF = 32768 };
     static float x[2 * HALF];
-    for (size_t c = 0; c < sizeof centres / sizeof centres[0]; c++) {
-        int64_t o = (int64_t)(kt_bits(centres[c]) & 0x7FFFFFFFu);
-        if (kt_bits(centres[c]) >> 31) o = -o;
+    const size_t own = sizeof centres / sizeof centres[0];
+    for (size_t c = 0; c < own + MISH_FWD_TABLE_EDGE_COUNT; c++) {
+        const float centre = c < own ? centres[c] : mish_fwd_table_edges[c - own];
+        int64_t o = (int64_t)(kt_bits(centre) & 0x7FFFFFFFu);
+        if (kt_bits(centre) >> 31) o = -o;
         for (int64_t i = 0; i < 2 * HALF; i++) {
             const int64_t k = o - HALF + i;
             x[i] = k < 0 ? kt_float(0x80000000u | (uint32_t)(-k)) : kt_float((uint32_t)k);
