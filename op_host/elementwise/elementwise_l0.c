@@ -5,6 +5,11 @@
  */
 #include "elementwise.h"
 
+#include <fenv.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 /* Blocks start on 512-byte boundaries, as CANN's tiling aligns them for its DMA. */
 #define BLOCK_ALIGN_BYTES 512
 /* Below this many elements per thread, a wake-up of the pool costs more than it saves.
@@ -85,8 +90,74 @@ static void run_tile(const kernel_job *job, size_t byte, size_t count) {
     }
 }
 
-/* One block of the tiling, tile by tile. */
+/* The kernels' bits are specified under IEEE defaults: round to nearest, subnormals kept.
+   A caller's thread may run with other settings (a program linked with -ffast-math sets
+   flush-to-zero and denormals-are-zero at start-up, and threads inherit them; fesetround
+   changes the rounding), and then the results would differ from every other caller's and
+   between thread counts. So each block runs under the defaults and the thread's own
+   settings come back afterwards. The check is one register read when the settings are
+   already the defaults (the usual case). */
+typedef struct fp_settings {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned int mxcsr;
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+#else
+    int rounding;
+#endif
+    int changed;
+} fp_settings;
+
+#if defined(__x86_64__) || defined(__i386__)
+/* MXCSR: every exception masked, round to nearest, no FTZ (bit 15), no DAZ (bit 6); the
+   sticky flags (bits 0-5) are the thread's and are left as they are. */
+#define MXCSR_DEFAULT 0x1F80u
+#define MXCSR_CONTROL_BITS 0xFFC0u
+static fp_settings fp_defaults_enter(void) {
+    fp_settings saved = {_mm_getcsr(), 0};
+    if ((saved.mxcsr & MXCSR_CONTROL_BITS) != MXCSR_DEFAULT) {
+        _mm_setcsr(MXCSR_DEFAULT | (saved.mxcsr & ~MXCSR_CONTROL_BITS));
+        saved.changed = 1;
+    }
+    return saved;
+}
+static void fp_defaults_leave(fp_settings saved) {
+    if (saved.changed) _mm_setcsr(saved.mxcsr | (_mm_getcsr() & ~MXCSR_CONTROL_BITS));
+}
+#elif defined(__aarch64__)
+/* FPCR: rounding (bits 22-23), flush-to-zero (bit 24), default NaN (bit 25) and the
+   half-precision flush (bit 19) all zero, as at process start. */
+#define FPCR_CONTROL_BITS ((3ull << 22) | (1ull << 24) | (1ull << 25) | (1ull << 19))
+static fp_settings fp_defaults_enter(void) {
+    fp_settings saved = {0, 0};
+    __asm__ volatile("mrs %0, fpcr" : "=r"(saved.fpcr));
+    if ((saved.fpcr & FPCR_CONTROL_BITS) != 0) {
+        const uint64_t defaults = saved.fpcr & ~FPCR_CONTROL_BITS;
+        __asm__ volatile("msr fpcr, %0" : : "r"(defaults));
+        saved.changed = 1;
+    }
+    return saved;
+}
+static void fp_defaults_leave(fp_settings saved) {
+    if (saved.changed) __asm__ volatile("msr fpcr, %0" : : "r"(saved.fpcr));
+}
+#else
+static fp_settings fp_defaults_enter(void) {
+    fp_settings saved = {fegetround(), 0};
+    if (saved.rounding != FE_TONEAREST) {
+        fesetround(FE_TONEAREST);
+        saved.changed = 1;
+    }
+    return saved;
+}
+static void fp_defaults_leave(fp_settings saved) {
+    if (saved.changed) fesetround(saved.rounding);
+}
+#endif
+
+/* One block of the tiling, tile by tile, under the IEEE defaults. */
 static void run_block(void *ctx, int64_t block) {
+    const fp_settings callers = fp_defaults_enter();
     const kernel_job *job = ctx;
     const ew_tiling *tiling = &job->params->tiling;
     int64_t begin = block * tiling->block_elems;
@@ -96,6 +167,7 @@ static void run_block(void *ctx, int64_t block) {
         int64_t count = end - at < tiling->tile_elems ? end - at : tiling->tile_elems;
         run_tile(job, (size_t)at * (size_t)tiling->elem_size, (size_t)count);
     }
+    fp_defaults_leave(callers);
 }
 
 /* buffers: the inputs, then the output, all dense. The blocks run on the tiling's number
