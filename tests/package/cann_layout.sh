@@ -26,6 +26,10 @@ for file in set_env.sh "$arch-linux/include/acl/acl.h" "$arch-linux/include/acl/
             "$arch-linux/include/aclnn/acl_meta.h" "$arch-linux/include/aclnn/aclnn_base.h" \
             lib64/libascendcl.so lib64/libnnopbase.so \
             opp/vendors/customize_nn/op_api/include/aclnnop/aclnn_mish_backward.h \
+            opp/vendors/customize_nn/op_api/include/aclnnop/aclnn_mish.h \
+            opp/vendors/customize_nn/op_api/include/aclnn_mish.h \
+            opp/vendors/customize_nn/op_api/include/aclnn_mish_backward.h \
+            opp/vendors/customize_nn/op_api/include/aclnn_util.h \
             opp/vendors/customize_nn/op_api/lib/libcust_opapi.so; do
   check "P/$file" test -e "$P/$file"
 done
