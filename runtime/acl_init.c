@@ -40,6 +40,10 @@ static const soc_rule soc_rules[] = {
     {"Ascend910ProB", "Atlas training series", MGRT_SOC_ASCEND910},
     {"Ascend910PremiumA", "Atlas training series", MGRT_SOC_ASCEND910},
     {"Ascend310P*", "Atlas inference series", MGRT_SOC_ASCEND310P},
+    /* the generation's own name, as the seed and the operator contract use it ("Ascend910B
+       and later take BFLOAT16"); CANN's runtime also knows the bare name for an early 910
+       part, but a program that names the generation means this one */
+    {"Ascend910B", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
     {"Ascend910B1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
     {"Ascend910B2", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
     {"Ascend910B2C", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
