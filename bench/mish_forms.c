@@ -26,9 +26,9 @@
  *              of [-8.5, 9.5], no exp, no division) wherever a pair of vectors lies in
  *              [-8.5, +inf), and the exp form below it for the others (<= 2 ulp)
  * The sweep's input, uniform in [-20, 10], puts about 38% of lanes below the table, so
- * nearly every pair takes both forms there; the library is also timed on uniform [-8, 8)
- * (the benchmark's and a typical activation's range: the table alone) and on [-12, -8.6)
- * (below the table only).
+ * nearly every pair takes both forms there; the library (and its AVX2 path) is also timed
+ * by input range: uniform [-8, 8) (the benchmark's and a typical activation's range: the
+ * table alone), [-12, -8.6) (below the table only) and [-20, 10) (both).
  *
  * Then the cost model: the textbook form with two more fmas, adds or compare-and-selects, or
  * without its division, so the price of each kind of operation per vector can be read off.
@@ -333,16 +333,21 @@ int main(int argc, char **argv) {
         printf("%-10s %10.3f  %+.3f ns per 16-lane vector%s\n", forms[f].name, best[f],
                f == NO_DIV_FORM ? per_vector : per_vector / 2.0, f == NO_DIV_FORM ? " (the division)" : " each");
     }
-    /* the library on inputs that keep every pair in its table's domain, or below it */
-    static const float range_lo[] = {-8.0f, -12.0f}, range_hi[] = {8.0f, -8.6f};
-    printf("\nthe library's tile by input range (the sweep's input above is uniform in [-20, 10)):\n");
-    for (int r = 0; r < 2; r++) {
+    /* the library on inputs that keep every pair in its table's domain, below it, or both
+       (and its AVX2 path, whose 16-entry lookups take three operations each) */
+    static const float range_lo[] = {-8.0f, -12.0f, -20.0f}, range_hi[] = {8.0f, -8.6f, 10.0f};
+    const mish_kernels *avx2 = mish_kernels_for("avx2");
+    printf("\nthe library's tile by input range, ns per element (uniform inputs):\n");
+    printf("%-16s %10s %10s %10s\n", "x in", library->isa, avx2 != NULL ? avx2->isa : "-", "textbook");
+    for (int r = 0; r < 3; r++) {
         for (size_t i = 0; i < N; i++) x[i] = range_lo[r] + (range_hi[r] - range_lo[r]) * (float)rand() / (float)RAND_MAX;
-        const named_tile only_library[] = {{"library", library->f32}, {"textbook", tile_textbook}};
-        double ranged[2];
-        time_best(only_library, 2, x, y, N, ranged);
-        printf("x in [%g, %g): library %.3f ns/elem, textbook %.3f (%.2fx the textbook form)\n", (double)range_lo[r],
-               (double)range_hi[r], ranged[0], ranged[1], ranged[0] / ranged[1]);
+        const named_tile ranged_tiles[] = {
+            {"library", library->f32}, {"textbook", tile_textbook}, {"avx2", avx2 != NULL ? avx2->f32 : library->f32}};
+        double ranged[3];
+        time_best(ranged_tiles, 3, x, y, N, ranged);
+        char range[32];
+        snprintf(range, sizeof range, "[%g, %g)", (double)range_lo[r], (double)range_hi[r]);
+        printf("%-16s %10.3f %10.3f %10.3f\n", range, ranged[0], ranged[2], ranged[1]);
     }
     for (size_t i = 0; i < N; i++) x[i] = -20.0f + 30.0f * (float)rand() / (float)RAND_MAX;
 
