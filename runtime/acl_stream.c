@@ -412,6 +412,19 @@ static aclError stream_new(const char *api, rt_context *owner, stream **out) {
         return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "%s: cannot start the stream's worker thread", api);
     }
     pthread_mutex_lock(&sched);
+    if (!accepting_work) {
+        /* aclFinalize began after the caller's check: its list of live streams is taken
+           already, so a stream linked now would never be stopped, and aclFinalize would
+           wait for it forever. Give the stream up instead. */
+        s->stopping = 1;
+        wake_worker_locked(s);
+        pthread_mutex_unlock(&sched);
+        pthread_join(s->worker, NULL);
+        pthread_cond_destroy(&s->work_ready);
+        mgrt_free(s);
+        return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called (aclFinalize ran during the call)",
+                            api);
+    }
     s->id = next_stream_id++;
     s->next_live = live_streams;
     if (live_streams) live_streams->prev_live = s;
