@@ -79,6 +79,8 @@ typedef struct task_node {
     long injected_fault;        /* MISHGRAD_FAULT_STEP's N when this step is to fail, else 0 */
     mgrt_access *accesses;      /* byte ranges read and written (owned), for race checks */
     size_t access_count;
+    uintptr_t *holds;           /* pins on the memory blocks of those ranges (rt_memory_hold), */
+    size_t hold_count;          /* dropped when the node is done: a freed block outlives them */
     /* NODE_RECORD / NODE_WAIT / NODE_RESET */
     event *ev;
     uint64_t generation;        /* record: the record's number; wait: the record waited for */
@@ -213,6 +215,15 @@ static void event_unref_locked(event *ev) {
 
 /* ---- nodes ---------------------------------------------------------------------------------- */
 
+/* Frees a node and its ranges, dropping its pins on memory blocks (a block freed while the
+   node was queued is freed here). */
+static void free_node(task_node *node) {
+    for (size_t i = 0; i < node->hold_count; i++) rt_memory_drop(node->holds[i]);
+    free(node->holds);
+    free(node->accesses);
+    mgrt_free(node);
+}
+
 static task_node *pop_node(stream *s) {
     task_node *node = s->head;
     s->head = node->next;
@@ -252,8 +263,7 @@ static void discard_node_locked(task_node *node) {
         }
         break;
     }
-    free(node->accesses);
-    mgrt_free(node);
+    free_node(node);
 }
 
 static void record_failure_locked(stream *s, uint64_t sequence, int32_t status, const char *message) {
@@ -266,8 +276,7 @@ static void record_failure_locked(stream *s, uint64_t sequence, int32_t status, 
 
 static void finish_node_locked(stream *s, task_node *node) {
     s->finished = node->sequence;
-    free(node->accesses);
-    mgrt_free(node);
+    free_node(node);
     pthread_cond_broadcast(&progress);
 }
 
@@ -964,9 +973,11 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
                             held_stream *keep, uint64_t *sequence) {
     task_node *node = new_node(NODE_TASK);
     mgrt_access *copy = access_count ? malloc(access_count * sizeof *copy) : NULL;
-    if (node == NULL || (access_count && copy == NULL)) {
+    uintptr_t *holds = access_count ? malloc(2 * access_count * sizeof *holds) : NULL;
+    if (node == NULL || (access_count && (copy == NULL || holds == NULL))) {
         mgrt_free(node);
         free(copy);
+        free(holds);
         release(task);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory queueing work", api);
     }
@@ -976,6 +987,11 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
     node->task = task;
     node->accesses = copy;
     node->access_count = access_count;
+    /* The caller holds the blocks it checked (a launch's pins, a copy's holds) until this
+       returns, so they are still allocated: the node's own pins keep them so until it is done. */
+    node->holds = holds;
+    for (size_t i = 0; i < access_count; i++)
+        node->hold_count += rt_memory_hold(copy[i].ptr, copy[i].bytes, 0, &holds[node->hold_count]);
     held_stream h;
     aclError status = hold_own_stream(api, handle, &h);
     if (status == ACL_SUCCESS) {
@@ -989,8 +1005,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
         pthread_mutex_unlock(&sched);
     }
     if (status != ACL_SUCCESS) {
-        free(copy);
-        mgrt_free(node);
+        free_node(node);
         release(task);
     }
     if (status == ACL_SUCCESS && keep != NULL)

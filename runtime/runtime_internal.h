@@ -20,6 +20,15 @@ void rt_fault_disarm(void);
    MISHGRAD_FAULT_STEP planned to fail, returns its number N (>= 1), else 0. */
 long rt_fault_step_planned(void);
 
+/* acl_memory.c: pins the blocks that hold all of [ptr, ptr + bytes) (a device block or
+   registered range, and an aclrtMallocHost block: at most two), writing one token per pin to
+   `tokens`; returns how many. live_only: skip a block already freed (else a freed block
+   whose memory is still allocated, because a pin holds it, is pinned too). While pinned, a
+   block's memory stays allocated: aclrtFree / aclrtFreeHost of it defer the real free to
+   the last rt_memory_drop. */
+size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t tokens[2]);
+void rt_memory_drop(uintptr_t token);
+
 /* acl_stream.c: streams take work from now on (aclInit). */
 void rt_streams_open(void);
 /* acl_stream.c: waits for the work queued so far on every stream, leaving any error for

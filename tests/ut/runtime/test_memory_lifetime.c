@@ -1,0 +1,128 @@
+/*
+ * tests/ut/runtime/test_memory_lifetime.c: memory freed or reused while queued work still
+ * references it, and the memory calls CANN documents as never synchronizing.
+ *
+ * A stream is held by a "gate" task that waits until the test opens it (or 3 s pass, so a
+ * runtime that waits for the stream is slow, not hung). Work queued behind it is still
+ * unfinished when the call under test runs.
+ */
+#define _GNU_SOURCE 1
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mgrt.h"
+#include "ut_util.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UT_SANITIZER_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UT_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+#ifndef UT_SANITIZER_ALLOCATOR
+#define UT_SANITIZER_ALLOCATOR 0
+#endif
+
+/* glibc's count of the bytes malloc has handed out (every arena); -1 where it cannot be
+   read (a sanitizer's allocator, another C library): the tests then rely on the sanitizer
+   to catch a use after free. */
+static long long heap_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)) && !UT_SANITIZER_ALLOCATOR
+    struct mallinfo2 m = mallinfo2();
+    return (long long)(m.uordblks + m.hblkhd);
+#else
+    return -1;
+#endif
+}
+
+static const char *last_message(void) {
+    const char *m = aclGetRecentErrMsg();
+    return m ? m : "(none)";
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ---- the gate ---------------------------------------------------------------------------- */
+
+static atomic_int gate_open;
+static atomic_int gate_entered;
+
+static int32_t gate_run(void *task) {
+    (void)task;
+    atomic_store(&gate_entered, 1);
+    double start = now_ms();
+    while (!atomic_load(&gate_open) && now_ms() - start < 3000.0) usleep(1000);
+    return 0;
+}
+
+static void gate_release(void *task) { (void)task; }
+
+/* Queues the gate on `stream` and waits until the stream's worker runs it. */
+static void close_gate(aclrtStream stream) {
+    atomic_store(&gate_open, 0);
+    atomic_store(&gate_entered, 0);
+    /* A huge work count wakes the worker at once. */
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", stream, gate_run, gate_release, NULL, (uint64_t)1 << 40), 0);
+    for (int i = 0; i < 3000 && !atomic_load(&gate_entered); i++) usleep(1000);
+    MG_CHECK(atomic_load(&gate_entered));
+}
+
+static void open_gate(void) { atomic_store(&gate_open, 1); }
+
+/* ---- F4: aclrtFreeHost with an async copy on that block still queued --------------------- */
+
+/* 96 KiB: below glibc's mmap threshold, far above the runtime's own small allocations. */
+#define HOST_BLOCK (96 * 1024)
+
+MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, HOST_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (int direction = 0; direction < 2; direction++) {
+        void *host = NULL;
+        MG_CHECK_EQ_INT(aclrtMallocHost(&host, HOST_BLOCK), ACL_SUCCESS);
+        memset(host, 0x5a, HOST_BLOCK);
+        memset(dev, 0, HOST_BLOCK);
+        close_gate(stream);
+        if (direction == 0)
+            MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, HOST_BLOCK, host, HOST_BLOCK, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+                            ACL_SUCCESS);
+        else
+            MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, HOST_BLOCK, dev, HOST_BLOCK, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+                            ACL_SUCCESS);
+        long long before = heap_in_use();
+        double t0 = now_ms();
+        /* CANN: frees at once, never waits. Here the block stops being live now, and its
+           memory stays allocated until the queued copy has run. */
+        MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
+        MG_CHECK(now_ms() - t0 < 1000.0);
+        long long after_free = heap_in_use();
+        if (before >= 0) MG_CHECK(after_free > before - HOST_BLOCK / 2);
+        /* It is not live any more: a second free and a new copy with it are refused. */
+        MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_ERROR_INVALID_PARAM);
+        MG_CHECK_STR_CONTAINS(last_message(), "not the start of a live block");
+        aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+        MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
+        open_gate();
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        if (direction == 0) MG_CHECK_EQ_INT(((unsigned char *)dev)[HOST_BLOCK - 1], 0x5a);
+        long long after_sync = heap_in_use();
+        if (before >= 0) MG_CHECK(after_sync < after_free - HOST_BLOCK / 2);
+    }
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+}
+
+int main(int argc, char **argv) { return ut_main(argc, argv); }
