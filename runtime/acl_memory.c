@@ -253,7 +253,9 @@ static aclError allocate(const char *api, block_table *table, void **ptr, size_t
     const char *argument = table == &device_blocks ? "devPtr" : "hostPtr";
     if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, argument));
     if (size == 0) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: size is 0", api));
-    void *memory = aligned_block(DEVICE_ALIGNMENT, size);
+    /* aclrtMallocHost's blocks are page aligned, as the driver's page-locked memory is, so
+       they can be passed to aclrtHostRegister as CANN documents. */
+    void *memory = aligned_block(table == &device_blocks ? DEVICE_ALIGNMENT : HOST_REGISTER_ALIGNMENT, size);
     if (memory == NULL)
         return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot allocate %zu bytes", api, size));
     pthread_mutex_lock(&memory_lock);

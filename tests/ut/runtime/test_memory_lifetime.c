@@ -125,4 +125,23 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
 }
 
+/* ---- F2: aclrtMallocHost blocks are page aligned, so aclrtHostRegister takes them -------- */
+
+MG_TEST(malloc_host_blocks_are_page_aligned_and_can_be_registered) {
+    ut_init();
+    static const size_t sizes[] = {1, 100, 4096, 8192, 65536, 1 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        void *host = NULL, *dev = NULL;
+        MG_CHECK_EQ_INT(aclrtMallocHost(&host, sizes[i]), ACL_SUCCESS);
+        MG_CHECK_EQ_INT((int)((uintptr_t)host % 4096), 0);
+        /* CANN's documented flow: page-locked memory from aclrtMallocHost, then registered. */
+        MG_CHECK_EQ_INT(aclrtHostRegister(host, sizes[i], ACL_HOST_REGISTER_MAPPED, &dev), ACL_SUCCESS);
+        MG_CHECK(dev == host);
+        MG_CHECK(mgrt_range_is_live(dev, sizes[i]));
+        MG_CHECK_EQ_INT(aclrtHostUnregister(host), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
+    }
+}
+
+
 int main(int argc, char **argv) { return ut_main(argc, argv); }
