@@ -556,11 +556,17 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     return leave(drop_holds(&holds, ACL_SUCCESS));
 }
 
+/* CANN: the memory set may be host or device memory, told apart by the address, and host
+   memory must come from acl (aclrtMallocHost): a range inside one live aclrtMallocHost block
+   is taken as host memory; anything else must be device memory. */
 static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t count) {
     if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
     aclError status = check_capacity(api, "maxCount", maxCount, count);
     if (status != ACL_SUCCESS) return status;
-    return check_device_range(api, "devPtr", devPtr, count);
+    pthread_mutex_lock(&memory_lock);
+    int host_block = table_covering(&host_blocks, (uintptr_t)devPtr, count) != NULL;
+    pthread_mutex_unlock(&memory_lock);
+    return host_block ? ACL_SUCCESS : check_device_range(api, "devPtr", devPtr, count);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {

@@ -144,4 +144,41 @@ MG_TEST(malloc_host_blocks_are_page_aligned_and_can_be_registered) {
 }
 
 
+/* ---- F3: aclrtMemset[Async] take aclrtMallocHost memory ---------------------------------- */
+
+MG_TEST(memset_takes_malloc_host_memory_and_refuses_pageable_memory) {
+    ut_init();
+    unsigned char *host = NULL;
+    MG_CHECK_EQ_INT(aclrtMallocHost((void **)&host, 1024), ACL_SUCCESS);
+    memset(host, 0, 1024);
+    /* CANN: host or device memory, decided from the address (host memory from acl). */
+    MG_CHECK_EQ_INT(aclrtMemset(host + 256, 256, 7, 256), ACL_SUCCESS);
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(host + 512, 256, 9, 256, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(host[255], 0);
+    MG_CHECK_EQ_INT(host[256], 7);
+    MG_CHECK_EQ_INT(host[511], 7);
+    MG_CHECK_EQ_INT(host[512], 9);
+    MG_CHECK_EQ_INT(host[767], 9);
+    MG_CHECK_EQ_INT(host[768], 0);
+    /* Past the block's end, and plain pageable memory: refused, nothing written. */
+    MG_CHECK_EQ_INT(aclrtMemset(host + 1000, 64, 1, 64), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is not inside one live aclrtMalloc block");
+    MG_CHECK_EQ_INT(host[1000], 0);
+    unsigned char *pageable = malloc(256);
+    memset(pageable, 0, 256);
+    MG_CHECK_EQ_INT(aclrtMemset(pageable, 256, 1, 256), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is not inside one live aclrtMalloc block");
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(pageable, 256, 1, 256, stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "is not inside one live aclrtMalloc block");
+    MG_CHECK_EQ_INT(pageable[0], 0);
+    free(pageable);
+    /* A freed host block is not host memory of acl's any more. */
+    MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemset(host, 64, 1, 64), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
 int main(int argc, char **argv) { return ut_main(argc, argv); }
