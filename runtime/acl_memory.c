@@ -534,6 +534,13 @@ static aclError check_copy(const char *api, void *dst, size_t destMax, const voi
     }
     if (*dst_dev && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
     if (*src_dev && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
+    /* CANN's runtime in EP mode (aclrtGetRunMode: ACL_HOST, as here) has no asynchronous copy
+       within host memory: HOST_TO_HOST, or DEFAULT between two host pointers, is 207000. */
+    if (same == NULL && !*dst_dev && !*src_dev)
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: asynchronous host-to-host copies are not supported (%s; the run mode is "
+                            "ACL_HOST, CANN's EP mode, which refuses them); copy with aclrtMemcpy or memcpy",
+                            api, kind == ACL_MEMCPY_DEFAULT ? "ACL_MEMCPY_DEFAULT with two host pointers" : "kind ACL_MEMCPY_HOST_TO_HOST");
     return ACL_SUCCESS;
 }
 

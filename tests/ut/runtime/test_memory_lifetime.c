@@ -181,4 +181,43 @@ MG_TEST(memset_takes_malloc_host_memory_and_refuses_pageable_memory) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
+/* ---- F5: no asynchronous host-to-host copy (CANN's EP mode: 207000) ------------------------ */
+
+MG_TEST(memcpy_async_host_to_host_is_not_supported) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    unsigned char a[64], b[64];
+    memset(a, 1, sizeof a);
+    memset(b, 0, sizeof b);
+    void *p1 = NULL, *p2 = NULL, *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMallocHost(&p1, 64), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMallocHost(&p2, 64), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memset(p1, 1, 64);
+    memset(p2, 0, 64);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(b, 64, a, 64, ACL_MEMCPY_HOST_TO_HOST, stream), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "asynchronous host-to-host copies are not supported");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(b, 64, a, 64, ACL_MEMCPY_DEFAULT, stream), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_STR_CONTAINS(last_message(), "ACL_MEMCPY_DEFAULT");
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(p2, 64, p1, 64, ACL_MEMCPY_HOST_TO_HOST, stream), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(p2, 64, p1, 64, ACL_MEMCPY_DEFAULT, stream), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(b[0], 0);
+    MG_CHECK_EQ_INT(((unsigned char *)p2)[0], 0);
+    /* The checks before it keep their codes; a copy with a device side is queued. */
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(b, 32, a, 64, ACL_MEMCPY_HOST_TO_HOST, stream), ACL_ERROR_RT_PARAM_INVALID);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, 64, p1, 64, ACL_MEMCPY_DEFAULT, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(p2, 64, dev, 64, ACL_MEMCPY_DEFAULT, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)p2)[63], 1);
+    /* The blocking copy still copies host to host. */
+    MG_CHECK_EQ_INT(aclrtMemcpy(b, 64, a, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(b[63], 1);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFreeHost(p1), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFreeHost(p2), ACL_SUCCESS);
+}
+
 int main(int argc, char **argv) { return ut_main(argc, argv); }
