@@ -339,7 +339,6 @@ static aclError release(const char *api, block_table *table, void *ptr) {
                                   "%s: %p is not the start of a live block (freed twice, or not from %s)", api, ptr,
                                   device ? "aclrtMalloc" : "aclrtMallocHost"));
     free(memory);
-    if (device) rt_streams_wait_all();
     return leave(ACL_SUCCESS);
 }
 
@@ -556,9 +555,11 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     if ((status = check_copy(api, dst, destMax, src, count, kind, &same, &dst_dev, &src_dev)) != ACL_SUCCESS)
         return leave(drop_holds(&holds, status));
     if (same) return leave(drop_holds(&holds, ACL_SUCCESS));
-    /* A copy is ordered after the work already queued on any stream, as a blocking copy is
-       on a device: it never reads a result half written, nor overwrites an input in use. */
-    if (dst_dev || src_dev) rt_streams_wait_all();
+    /* CANN: the copy happens at once, with no implicit device or stream synchronization, so
+       work queued on other memory is never waited for. Bytes that unfinished queued work
+       writes (or reads, when the copy writes them) are copied once that work is done. */
+    mgrt_access accesses[2] = {{dst, count, 1}, {src, count, 0}};
+    rt_streams_wait_overlapping(accesses, 2);
     memmove(dst, src, count);
     return leave(drop_holds(&holds, ACL_SUCCESS));
 }
@@ -584,7 +585,9 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     range_holds holds = {{0}, 0};
     hold_range(&holds, devPtr, count);
     if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(drop_holds(&holds, status));
-    rt_streams_wait_all();
+    /* Like aclrtMemcpy: waits only for queued work on the bytes it sets. */
+    mgrt_access access = {devPtr, count, 1};
+    rt_streams_wait_overlapping(&access, 1);
     memset(devPtr, value, count);
     return leave(drop_holds(&holds, ACL_SUCCESS));
 }

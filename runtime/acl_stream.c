@@ -961,6 +961,37 @@ static aclError append_locked(const char *api, stream *s, aclrtStream handle, ta
     return ACL_SUCCESS;
 }
 
+void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_count) {
+    task_node probe;
+    memset(&probe, 0, sizeof probe);
+    probe.kind = NODE_TASK;
+    probe.accesses = (mgrt_access *)accesses;
+    probe.access_count = access_count;
+    pthread_mutex_lock(&sched);
+    for (;;) {
+        stream *found = NULL;
+        uint64_t target = 0;
+        for (stream *other = live_streams; other != NULL && found == NULL; other = other->next_live) {
+            if (other->retiring || other->finished == other->queued) continue;
+            const mgrt_access *mine = NULL, *theirs = NULL;
+            const task_node *t = conflicting_task(other, &probe, &mine, &theirs);
+            if (t != NULL) {
+                found = other;
+                target = t->sequence;
+            }
+        }
+        if (found == NULL) break;
+        /* Tasks finish in order: wait for that one (running it here when its stream is idle),
+           then look again. Errors stay for the stream's next synchronize. */
+        pin_locked(found);
+        wait_stream_locked(found, target, -1);
+        pthread_mutex_unlock(&sched);
+        unpin(found);
+        pthread_mutex_lock(&sched);
+    }
+    pthread_mutex_unlock(&sched);
+}
+
 static task_node *new_node(node_kind kind) {
     task_node *node = mgrt_calloc(1, sizeof *node);
     if (node != NULL) node->kind = kind;

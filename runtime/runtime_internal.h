@@ -34,6 +34,10 @@ void rt_streams_open(void);
 /* acl_stream.c: waits for the work queued so far on every stream, leaving any error for
    the next synchronize (memory calls use it so they never race queued work). */
 void rt_streams_wait_all(void);
+/* acl_stream.c: for a blocking call (aclrtMemcpy, aclrtMemset) about to touch `accesses`:
+   waits for the unfinished queued tasks whose declared ranges overlap them (one side
+   writing), and for nothing else, leaving any error for the next synchronize. */
+void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_count);
 /* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);

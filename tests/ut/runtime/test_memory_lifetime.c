@@ -220,4 +220,121 @@ MG_TEST(memcpy_async_host_to_host_is_not_supported) {
     MG_CHECK_EQ_INT(aclrtFreeHost(p2), ACL_SUCCESS);
 }
 
+/* ---- F1: aclrtFree, aclrtMemcpy and aclrtMemset never wait for queued work ----------------- */
+
+MG_TEST(free_memcpy_and_memset_do_not_wait_for_unrelated_queued_work) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void *busy = NULL, *a = NULL, *b = NULL, *c = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&busy, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&a, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&b, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&c, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    unsigned char host[64];
+    memset(host, 3, sizeof host);
+    close_gate(stream);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(busy, 4096, 1, 4096, stream), ACL_SUCCESS);
+    /* CANN: no implicit device or stream synchronization in any of them. */
+    double t0 = now_ms();
+    MG_CHECK_EQ_INT(aclrtMemset(a, 64, 5, 64), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpy(b, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpy(host, 64, a, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(c), ACL_SUCCESS);
+    MG_CHECK(now_ms() - t0 < 1000.0);
+    MG_CHECK_EQ_INT(host[63], 5);
+    MG_CHECK_EQ_INT(((unsigned char *)b)[63], 3);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
+    open_gate();
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(((unsigned char *)busy)[4095], 1);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(busy), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(b), ACL_SUCCESS);
+}
+
+#define DEVICE_BLOCK (96 * 1024)
+
+MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, DEVICE_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    close_gate(stream);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, DEVICE_BLOCK, 1, DEVICE_BLOCK, stream), ACL_SUCCESS);
+    long long before = heap_in_use();
+    double t0 = now_ms();
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+    MG_CHECK(now_ms() - t0 < 1000.0);
+    long long after_free = heap_in_use();
+    /* Dead at once: a new use or a second free is refused ... */
+    MG_CHECK(!mgrt_range_is_live(dev, 1));
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 2, 64, stream), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(last_message(), "not the start of a live block");
+    /* ... but its memory stays allocated until the queued set has run. */
+    if (before >= 0) MG_CHECK(after_free > before - DEVICE_BLOCK / 2);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
+    open_gate();
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    long long after_sync = heap_in_use();
+    if (before >= 0) MG_CHECK(after_sync < after_free - DEVICE_BLOCK / 2);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+static void *open_gate_later(void *arg) {
+    (void)arg;
+    usleep(100000);
+    open_gate();
+    return NULL;
+}
+
+MG_TEST(memcpy_and_memset_wait_only_for_queued_work_on_their_bytes) {
+    ut_init();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    unsigned char *dev = NULL, *out = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&out, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memset(dev, 0, 4096);
+    memset(out, 2, 4096);
+    unsigned char host[256];
+    memset(host, 4, sizeof host);
+    close_gate(stream);
+    /* Queued: a set writing dev[0, 2048), then a copy reading out[0, 1024) into dev[3072, 4096). */
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 2048, 1, 2048, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev + 3072, 1024, out, 1024, ACL_MEMCPY_DEVICE_TO_DEVICE, stream), ACL_SUCCESS);
+    /* Bytes no queued work writes (out is only read), or no queued work touches: at once. */
+    double t0 = now_ms();
+    MG_CHECK_EQ_INT(aclrtMemcpy(host, 256, out + 256, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemset(dev + 2048, 1024, 7, 1024), ACL_SUCCESS);
+    MG_CHECK(now_ms() - t0 < 1000.0);
+    MG_CHECK_EQ_INT(host[0], 2);
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
+    /* Reading bytes the queued set writes: the copy waits for the set (on a device the two
+       would race; here the order of the queue wins), and sees its bytes. */
+    pthread_t opener;
+    MG_CHECK_EQ_INT(pthread_create(&opener, NULL, open_gate_later, NULL), 0);
+    MG_CHECK_EQ_INT(aclrtMemcpy(host, 256, dev + 1000, 256, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(host[0], 1);
+    MG_CHECK_EQ_INT(host[255], 1);
+    pthread_join(opener, NULL);
+    /* Writing bytes the queued copy reads: it waits for the copy, which read the old bytes. */
+    MG_CHECK_EQ_INT(aclrtMemset(out + 512, 256, 9, 256), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(dev[3072 + 512], 2);
+    MG_CHECK_EQ_INT(out[512], 9);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(out), ACL_SUCCESS);
+}
+
 int main(int argc, char **argv) { return ut_main(argc, argv); }
