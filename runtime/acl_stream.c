@@ -582,8 +582,30 @@ static aclError hold_stream(const char *api, aclrtStream handle, held_stream *ou
     return hold_stream_in(api, handle, ANY_CONTEXT, out);
 }
 
+/* Streams CANN creates for models, AI CPU scheduling or the device alone: the host queues no
+   work on them here (CANN: synchronizing one returns success at once). */
+#define WORKLESS_STREAM_FLAGS (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+static const char *workless_flag_name(uint32_t flags) {
+    return (flags & ACL_STREAM_PERSISTENT)     ? "ACL_STREAM_PERSISTENT"
+           : (flags & ACL_STREAM_CPU_SCHEDULE) ? "ACL_STREAM_CPU_SCHEDULE"
+                                               : "ACL_STREAM_DEVICE_USE_ONLY";
+}
+
+/* The stream to queue work on: the caller's context's, and not one of those above. */
 static aclError hold_own_stream(const char *api, aclrtStream handle, held_stream *out) {
-    return hold_stream_in(api, handle, OWN_CONTEXT, out);
+    aclError status = hold_stream_in(api, handle, OWN_CONTEXT, out);
+    if (status == ACL_SUCCESS && (out->s->flags & WORKLESS_STREAM_FLAGS)) {
+        const char *name = workless_flag_name(out->s->flags);
+        release_held(out);
+        out->s = NULL;
+        out->ctx = NULL;
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: stream %p was created with %s (a model, AI CPU or device-only stream); this CPU "
+                            "runtime queues no work on it: use a stream created without that flag",
+                            api, handle, name);
+    }
+    return status;
 }
 
 static aclError hold_stream_to_destroy(const char *api, aclrtStream handle, held_stream *out) {
@@ -705,22 +727,14 @@ aclError aclrtCreateStream(aclrtStream *handle) { return create_stream("aclrtCre
 
 /* `priority` is reserved in CANN (unused) and `flag` bits CANN does not define give an
    ordinary stream, as CANN documents. FAST_LAUNCH, FAST_SYNC and HUGE change only speed or
-   capacity on a device and are accepted; PERSISTENT (model binding), CPU_SCHEDULE (AI CPU
-   model scheduling) and DEVICE_USE_ONLY (a stream the host never drives) have no meaning for
-   a host program on this CPU and are refused. */
+   capacity on a device and are accepted. PERSISTENT (model binding), CPU_SCHEDULE (AI CPU
+   model scheduling) and DEVICE_USE_ONLY (a stream the host never drives) are created, as
+   CANN creates them, and synchronizing one returns at once, as CANN documents; work queued
+   on one is refused with 207000 at the queueing call (hold_own_stream). */
 aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uint32_t flag) {
     static const char api[] = "aclrtCreateStreamWithConfig";
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
-    const uint32_t refused = ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
-    if (flag & refused)
-        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                            "%s: flag 0x%x asks for %s, which this CPU runtime does not support (model and "
-                            "device-side streams)",
-                            api, (unsigned)flag,
-                            (flag & ACL_STREAM_PERSISTENT)     ? "ACL_STREAM_PERSISTENT"
-                            : (flag & ACL_STREAM_CPU_SCHEDULE) ? "ACL_STREAM_CPU_SCHEDULE"
-                                                               : "ACL_STREAM_DEVICE_USE_ONLY");
     return create_stream(api, handle, priority, flag);
 }
 
