@@ -485,3 +485,23 @@ aclnnStatus nnop_view_check_overlaps_itself(const nnop_view *view, const char *a
                         "2^26 elements, too many to prove they do not)",
                         api, name);
 }
+
+/* ---- aclDumpOpTensors ---------------------------------------------------------------- */
+
+/* CANN hands the tensors to its dump service, which writes them when dumping is configured.
+   There is none here: the arguments are checked as CANN checks them, and nothing is written. */
+aclnnStatus aclDumpOpTensors(const char *opType, const char *opName, aclTensor **tensors, size_t inputTensorNum,
+                             size_t outputTensorNum, aclrtStream stream) {
+    static const char api[] = "aclDumpOpTensors";
+    const char *missing = opType == NULL    ? "opType"
+                          : opName == NULL  ? "opName"
+                          : tensors == NULL ? "tensors"
+                          : stream == NULL  ? "stream"
+                                            : NULL;
+    if (missing != NULL) return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: %s is NULL", api, missing);
+    mgrt_log(MGRT_LOG_INFO, "NNOPBASE",
+             "%s: %s (%s), %zu input and %zu output tensors: this CPU runtime has no dump service; nothing is "
+             "written",
+             api, opType, opName, inputTensorNum, outputTensorNum);
+    return ACLNN_SUCCESS;
+}

@@ -27,8 +27,10 @@ typedef struct block {
     uintptr_t base;
     size_t size;
     int registered;     /* host memory from aclrtHostRegister (not ours to free) */
-    uint32_t pins;      /* mgrt_mem_pin holders (a launch between its check and its queueing) */
-    int dying;          /* aclrtFree / aclrtHostUnregister has begun: no new pins, not live */
+    uint32_t pins;      /* mgrt_mem_pin holders (a launch between its check and its queueing),
+                           and queued tasks that use the block (rt_memory_hold) */
+    int dying;          /* aclrtFree[Host] / aclrtHostUnregister has begun: no new pins, not
+                           live; a freed block stays allocated until its last pin drops */
 } block;
 
 /* One table for device blocks (and registered host ranges), one for aclrtMallocHost. */
@@ -133,19 +135,69 @@ int mgrt_mem_pin(const void *ptr, uint64_t bytes) {
     return b != NULL;
 }
 
+/* Drops one pin of `b` (lock held). Returns the memory to free when that was the last pin
+   of a block aclrtFree / aclrtFreeHost has already released (the block leaves the table),
+   else NULL. */
+static void *unpin_locked(block_table *table, block *b) {
+    if (b->pins == 0 || --b->pins > 0) return NULL;
+    pthread_cond_broadcast(&pins_dropped);
+    if (!b->dying || b->registered) return NULL;
+    void *memory = (void *)b->base;
+    table_remove(table, b);
+    return memory;
+}
+
 void mgrt_mem_unpin(const void *ptr) {
     pthread_mutex_lock(&memory_lock);
     size_t at = ptr == NULL ? (size_t)-1 : find_block_at_or_below(&device_blocks, (uintptr_t)ptr);
-    if (at != (size_t)-1 && device_blocks.blocks[at].pins > 0 && --device_blocks.blocks[at].pins == 0)
-        pthread_cond_broadcast(&pins_dropped);
+    void *memory = at == (size_t)-1 ? NULL : unpin_locked(&device_blocks, &device_blocks.blocks[at]);
     pthread_mutex_unlock(&memory_lock);
+    free(memory);
 }
 
-/* The first step of aclrtFree (registered == 0) and aclrtHostUnregister (registered == 1):
-   marks the device-table block starting at `base` dying (no new pins, not live) and waits
-   until no pin is held, so a launch that checked it has queued its work before the streams
-   are drained. 0 when there is no such block of that kind, or another call has it; *other
-   is then 1 when a block of the other kind starts there. */
+/* The block of `table` holding all of [address, address + bytes), dying or not, or NULL.
+   Lock held. */
+static block *table_holding(block_table *table, uintptr_t address, uint64_t bytes) {
+    size_t at = find_block_at_or_below(table, address);
+    if (at == (size_t)-1) return NULL;
+    block *b = &table->blocks[at];
+    uint64_t from_base = (uint64_t)(address - b->base);
+    return from_base <= b->size && bytes <= b->size - from_base ? b : NULL;
+}
+
+/* A hold token: the block's base with bit 0 set for the aclrtMallocHost table (every base
+   is at least 64-byte aligned). */
+#define HOLD_HOST_BIT ((uintptr_t)1)
+
+size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t tokens[2]) {
+    size_t count = 0;
+    if (ptr == NULL || bytes == 0) return 0;
+    pthread_mutex_lock(&memory_lock);
+    for (int host = 0; host <= 1; host++) {
+        block_table *table = host ? &host_blocks : &device_blocks;
+        block *b = table_holding(table, (uintptr_t)ptr, bytes);
+        if (b == NULL || (live_only && b->dying)) continue;
+        b->pins++;
+        tokens[count++] = b->base | (host ? HOLD_HOST_BIT : 0);
+    }
+    pthread_mutex_unlock(&memory_lock);
+    return count;
+}
+
+void rt_memory_drop(uintptr_t token) {
+    block_table *table = token & HOLD_HOST_BIT ? &host_blocks : &device_blocks;
+    pthread_mutex_lock(&memory_lock);
+    block *b = table_find(table, token & ~HOLD_HOST_BIT);
+    void *memory = b == NULL ? NULL : unpin_locked(table, b);
+    pthread_mutex_unlock(&memory_lock);
+    free(memory);
+}
+
+/* The first step of aclrtHostUnregister (registered == 1): marks the device-table block
+   starting at `base` dying (no new pins, not live) and waits until no pin is held: a launch
+   that checked it has queued its work, and the queued work holding it has run. 0 when there
+   is no such block of that kind, or another call has it; *other is then 1 when a block of the
+   other kind starts there. */
 static int begin_release(uintptr_t base, int registered, int *other) {
     pthread_mutex_lock(&memory_lock);
     block *b = table_find(&device_blocks, base);
@@ -192,16 +244,18 @@ static aclError leave(aclError status) {
 
 /* Exactly `size` bytes (not rounded up to the alignment), so AddressSanitizer sees an
    overrun of even one byte past a block. */
-static void *aligned_block(size_t size) {
+static void *aligned_block(size_t alignment, size_t size) {
     void *memory = NULL;
-    return posix_memalign(&memory, DEVICE_ALIGNMENT, size) == 0 ? memory : NULL;
+    return posix_memalign(&memory, alignment, size) == 0 ? memory : NULL;
 }
 
 static aclError allocate(const char *api, block_table *table, void **ptr, size_t size) {
     const char *argument = table == &device_blocks ? "devPtr" : "hostPtr";
     if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, argument));
     if (size == 0) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: size is 0", api));
-    void *memory = aligned_block(size);
+    /* aclrtMallocHost's blocks are page aligned, as the driver's page-locked memory is, so
+       they can be passed to aclrtHostRegister as CANN documents. */
+    void *memory = aligned_block(table == &device_blocks ? DEVICE_ALIGNMENT : HOST_REGISTER_ALIGNMENT, size);
     if (memory == NULL)
         return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot allocate %zu bytes", api, size));
     pthread_mutex_lock(&memory_lock);
@@ -253,36 +307,38 @@ aclError aclrtMallocHost(void **hostPtr, size_t size) {
     return allocate("aclrtMallocHost", &host_blocks, hostPtr, size);
 }
 
+/* aclrtFree / aclrtFreeHost: the block stops being live at once (a later use of it is
+   refused), and its memory is freed now, or, when queued work still holds it (an async copy
+   or set, a launch), by the task that drops the last pin: the call never waits, and nothing
+   queued touches freed memory. */
 static aclError release(const char *api, block_table *table, void *ptr) {
     aclError status = enter(api);
     if (status != ACL_SUCCESS) return status;
     int device = table == &device_blocks;
     if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, device ? "devPtr" : "hostPtr"));
-    if (device) {
-        /* A launch holding a pin queues its work first; then work still queued may use the
-           block: let it finish. */
-        int registered = 0;
-        if (!begin_release((uintptr_t)ptr, 0, &registered)) {
-            if (registered)
-                return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                                          "%s: %p is host memory registered by aclrtHostRegister; release it with "
-                                          "aclrtHostUnregister",
-                                          api, ptr));
-            return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                                      "%s: %p is not the start of a live block (freed twice, or not from aclrtMalloc)",
-                                      api, ptr));
-        }
-        rt_streams_wait_all();
-    }
     pthread_mutex_lock(&memory_lock);
     block *b = table_find(table, (uintptr_t)ptr);
-    if (b != NULL) table_remove(table, b);
+    int live = b != NULL && !b->dying;
+    int registered = live && b->registered;
+    void *memory = NULL;
+    if (live && !registered) {
+        b->dying = 1;
+        if (b->pins == 0) {
+            memory = (void *)b->base;
+            table_remove(table, b);
+        }
+    }
     pthread_mutex_unlock(&memory_lock);
-    if (b == NULL)
+    if (registered)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "%s: %p is host memory registered by aclrtHostRegister; release it with "
+                                  "aclrtHostUnregister",
+                                  api, ptr));
+    if (!live)
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                                   "%s: %p is not the start of a live block (freed twice, or not from %s)", api, ptr,
                                   device ? "aclrtMalloc" : "aclrtMallocHost"));
-    free(ptr);
+    free(memory);
     return leave(ACL_SUCCESS);
 }
 
@@ -374,6 +430,24 @@ aclError aclrtHostUnregister(void *ptr) {
 
 /* ---- copies and sets ------------------------------------------------------------------------------------ */
 
+/* Pins on the blocks a copy or set touches, taken before its checks: a block found live by
+   the checks then stays allocated until the copy is done (blocking) or queued (the queued
+   task pins it in turn), whatever aclrtFree / aclrtFreeHost a racing thread calls. */
+typedef struct range_holds {
+    uintptr_t tokens[4];
+    size_t count;
+} range_holds;
+
+static void hold_range(range_holds *h, const void *ptr, size_t count) {
+    h->count += rt_memory_hold(ptr, count, 1, &h->tokens[h->count]);
+}
+
+static aclError drop_holds(range_holds *h, aclError status) {
+    for (size_t i = 0; i < h->count; i++) rt_memory_drop(h->tokens[i]);
+    h->count = 0;
+    return status;
+}
+
 /* A side of a copy or set that must be device memory. Registered host memory is device
    memory to operators (tensors), but CANN documents that the device address
    aclrtHostRegister maps cannot be used for memory operations such as copies; here that
@@ -459,6 +533,13 @@ static aclError check_copy(const char *api, void *dst, size_t destMax, const voi
     }
     if (*dst_dev && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
     if (*src_dev && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
+    /* CANN's runtime in EP mode (aclrtGetRunMode: ACL_HOST, as here) has no asynchronous copy
+       within host memory: HOST_TO_HOST, or DEFAULT between two host pointers, is 207000. */
+    if (same == NULL && !*dst_dev && !*src_dev)
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: asynchronous host-to-host copies are not supported (%s; the run mode is "
+                            "ACL_HOST, CANN's EP mode, which refuses them); copy with aclrtMemcpy or memcpy",
+                            api, kind == ACL_MEMCPY_DEFAULT ? "ACL_MEMCPY_DEFAULT with two host pointers" : "kind ACL_MEMCPY_HOST_TO_HOST");
     return ACL_SUCCESS;
 }
 
@@ -468,21 +549,32 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     aclError status = enter_sized(api, count, &done);
     if (status != ACL_SUCCESS || done) return status;
     int same = 0, dst_dev = 0, src_dev = 0;
+    range_holds holds = {{0}, 0};
+    hold_range(&holds, dst, count);
+    hold_range(&holds, src, count);
     if ((status = check_copy(api, dst, destMax, src, count, kind, &same, &dst_dev, &src_dev)) != ACL_SUCCESS)
-        return leave(status);
-    if (same) return leave(ACL_SUCCESS);
-    /* A copy is ordered after the work already queued on any stream, as a blocking copy is
-       on a device: it never reads a result half written, nor overwrites an input in use. */
-    if (dst_dev || src_dev) rt_streams_wait_all();
+        return leave(drop_holds(&holds, status));
+    if (same) return leave(drop_holds(&holds, ACL_SUCCESS));
+    /* CANN: the copy happens at once, with no implicit device or stream synchronization, so
+       work queued on other memory is never waited for. Bytes that unfinished queued work
+       writes (or reads, when the copy writes them) are copied once that work is done. */
+    mgrt_access accesses[2] = {{dst, count, 1}, {src, count, 0}};
+    rt_streams_wait_overlapping(accesses, 2);
     memmove(dst, src, count);
-    return leave(ACL_SUCCESS);
+    return leave(drop_holds(&holds, ACL_SUCCESS));
 }
 
+/* CANN: the memory set may be host or device memory, told apart by the address, and host
+   memory must come from acl (aclrtMallocHost): a range inside one live aclrtMallocHost block
+   is taken as host memory; anything else must be device memory. */
 static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t count) {
     if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
     aclError status = check_capacity(api, "maxCount", maxCount, count);
     if (status != ACL_SUCCESS) return status;
-    return check_device_range(api, "devPtr", devPtr, count);
+    pthread_mutex_lock(&memory_lock);
+    int host_block = table_covering(&host_blocks, (uintptr_t)devPtr, count) != NULL;
+    pthread_mutex_unlock(&memory_lock);
+    return host_block ? ACL_SUCCESS : check_device_range(api, "devPtr", devPtr, count);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -490,10 +582,14 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     int done = 0;
     aclError status = enter_sized(api, count, &done);
     if (status != ACL_SUCCESS || done) return status;
-    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(status);
-    rt_streams_wait_all();
+    range_holds holds = {{0}, 0};
+    hold_range(&holds, devPtr, count);
+    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(drop_holds(&holds, status));
+    /* Like aclrtMemcpy: waits only for queued work on the bytes it sets. */
+    mgrt_access access = {devPtr, count, 1};
+    rt_streams_wait_overlapping(&access, 1);
     memset(devPtr, value, count);
-    return leave(ACL_SUCCESS);
+    return leave(drop_holds(&holds, ACL_SUCCESS));
 }
 
 /* A queued copy or set. */
@@ -522,10 +618,14 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     aclError status = enter_sized(api, count, &done);
     if (status != ACL_SUCCESS || done) return status;
     int dst_dev = 0, src_dev = 0;
+    range_holds holds = {{0}, 0};
+    hold_range(&holds, dst, count);
+    hold_range(&holds, src, count);
     if ((status = check_copy(api, dst, destMax, src, count, kind, NULL, &dst_dev, &src_dev)) != ACL_SUCCESS)
-        return leave(status);
+        return leave(drop_holds(&holds, status));
     copy_task *t = mgrt_malloc(sizeof *t);
-    if (t == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory"));
+    if (t == NULL)
+        return leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory")));
     t->dst = dst;
     t->src = src;
     t->count = count;
@@ -537,7 +637,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     int pageable = (!dst_dev && !range_is_page_locked_host(dst, count)) ||
                    (!src_dev && !range_is_page_locked_host(src, count));
     status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, 2, pageable);
-    return leave(status);
+    return leave(drop_holds(&holds, status));
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
@@ -545,15 +645,18 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
     int done = 0;
     aclError status = enter_sized(api, count, &done);
     if (status != ACL_SUCCESS || done) return status;
-    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(status);
+    range_holds holds = {{0}, 0};
+    hold_range(&holds, devPtr, count);
+    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(drop_holds(&holds, status));
     copy_task *t = mgrt_malloc(sizeof *t);
-    if (t == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemsetAsync: out of memory"));
+    if (t == NULL)
+        return leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemsetAsync: out of memory")));
     t->dst = devPtr;
     t->src = NULL;
     t->count = count;
     t->value = value;
     mgrt_access access = {devPtr, count, 1};
-    return leave(rt_stream_submit_acl(api, stream, copy_run, copy_release, t, &access, 1, 0));
+    return leave(drop_holds(&holds, rt_stream_submit_acl(api, stream, copy_run, copy_release, t, &access, 1, 0)));
 }
 
 /* ---- information ---------------------------------------------------------------------------------------- */
@@ -586,7 +689,7 @@ static size_t release_table(block_table *table) {
     for (size_t i = 0; i < table->count; i++) {
         if (table->blocks[i].registered) continue; /* the program's own memory */
         free((void *)table->blocks[i].base);
-        count++;
+        if (!table->blocks[i].dying) count++; /* a freed block waiting for its last pin is no leak */
     }
     free(table->blocks);
     memset(table, 0, sizeof *table);

@@ -79,6 +79,8 @@ typedef struct task_node {
     long injected_fault;        /* MISHGRAD_FAULT_STEP's N when this step is to fail, else 0 */
     mgrt_access *accesses;      /* byte ranges read and written (owned), for race checks */
     size_t access_count;
+    uintptr_t *holds;           /* pins on the memory blocks of those ranges (rt_memory_hold), */
+    size_t hold_count;          /* dropped when the node is done: a freed block outlives them */
     /* NODE_RECORD / NODE_WAIT / NODE_RESET */
     event *ev;
     uint64_t generation;        /* record: the record's number; wait: the record waited for */
@@ -213,6 +215,15 @@ static void event_unref_locked(event *ev) {
 
 /* ---- nodes ---------------------------------------------------------------------------------- */
 
+/* Frees a node and its ranges, dropping its pins on memory blocks (a block freed while the
+   node was queued is freed here). */
+static void free_node(task_node *node) {
+    for (size_t i = 0; i < node->hold_count; i++) rt_memory_drop(node->holds[i]);
+    free(node->holds);
+    free(node->accesses);
+    mgrt_free(node);
+}
+
 static task_node *pop_node(stream *s) {
     task_node *node = s->head;
     s->head = node->next;
@@ -252,8 +263,7 @@ static void discard_node_locked(task_node *node) {
         }
         break;
     }
-    free(node->accesses);
-    mgrt_free(node);
+    free_node(node);
 }
 
 static void record_failure_locked(stream *s, uint64_t sequence, int32_t status, const char *message) {
@@ -266,8 +276,7 @@ static void record_failure_locked(stream *s, uint64_t sequence, int32_t status, 
 
 static void finish_node_locked(stream *s, task_node *node) {
     s->finished = node->sequence;
-    free(node->accesses);
-    mgrt_free(node);
+    free_node(node);
     pthread_cond_broadcast(&progress);
 }
 
@@ -586,8 +595,30 @@ static aclError hold_stream(const char *api, aclrtStream handle, held_stream *ou
     return hold_stream_in(api, handle, ANY_CONTEXT, out);
 }
 
+/* Streams CANN creates for models, AI CPU scheduling or the device alone: the host queues no
+   work on them here (CANN: synchronizing one returns success at once). */
+#define WORKLESS_STREAM_FLAGS (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+static const char *workless_flag_name(uint32_t flags) {
+    return (flags & ACL_STREAM_PERSISTENT)     ? "ACL_STREAM_PERSISTENT"
+           : (flags & ACL_STREAM_CPU_SCHEDULE) ? "ACL_STREAM_CPU_SCHEDULE"
+                                               : "ACL_STREAM_DEVICE_USE_ONLY";
+}
+
+/* The stream to queue work on: the caller's context's, and not one of those above. */
 static aclError hold_own_stream(const char *api, aclrtStream handle, held_stream *out) {
-    return hold_stream_in(api, handle, OWN_CONTEXT, out);
+    aclError status = hold_stream_in(api, handle, OWN_CONTEXT, out);
+    if (status == ACL_SUCCESS && (out->s->flags & WORKLESS_STREAM_FLAGS)) {
+        const char *name = workless_flag_name(out->s->flags);
+        release_held(out);
+        out->s = NULL;
+        out->ctx = NULL;
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: stream %p was created with %s (a model, AI CPU or device-only stream); this CPU "
+                            "runtime queues no work on it: use a stream created without that flag",
+                            api, handle, name);
+    }
+    return status;
 }
 
 static aclError hold_stream_to_destroy(const char *api, aclrtStream handle, held_stream *out) {
@@ -709,22 +740,14 @@ aclError aclrtCreateStream(aclrtStream *handle) { return create_stream("aclrtCre
 
 /* `priority` is reserved in CANN (unused) and `flag` bits CANN does not define give an
    ordinary stream, as CANN documents. FAST_LAUNCH, FAST_SYNC and HUGE change only speed or
-   capacity on a device and are accepted; PERSISTENT (model binding), CPU_SCHEDULE (AI CPU
-   model scheduling) and DEVICE_USE_ONLY (a stream the host never drives) have no meaning for
-   a host program on this CPU and are refused. */
+   capacity on a device and are accepted. PERSISTENT (model binding), CPU_SCHEDULE (AI CPU
+   model scheduling) and DEVICE_USE_ONLY (a stream the host never drives) are created, as
+   CANN creates them, and synchronizing one returns at once, as CANN documents; work queued
+   on one is refused with 207000 at the queueing call (hold_own_stream). */
 aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uint32_t flag) {
     static const char api[] = "aclrtCreateStreamWithConfig";
     aclError status = rt_require_init(api);
     if (status != ACL_SUCCESS) return status;
-    const uint32_t refused = ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
-    if (flag & refused)
-        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                            "%s: flag 0x%x asks for %s, which this CPU runtime does not support (model and "
-                            "device-side streams)",
-                            api, (unsigned)flag,
-                            (flag & ACL_STREAM_PERSISTENT)     ? "ACL_STREAM_PERSISTENT"
-                            : (flag & ACL_STREAM_CPU_SCHEDULE) ? "ACL_STREAM_CPU_SCHEDULE"
-                                                               : "ACL_STREAM_DEVICE_USE_ONLY");
     return create_stream(api, handle, priority, flag);
 }
 
@@ -965,6 +988,37 @@ static aclError append_locked(const char *api, stream *s, aclrtStream handle, ta
     return ACL_SUCCESS;
 }
 
+void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_count) {
+    task_node probe;
+    memset(&probe, 0, sizeof probe);
+    probe.kind = NODE_TASK;
+    probe.accesses = (mgrt_access *)accesses;
+    probe.access_count = access_count;
+    pthread_mutex_lock(&sched);
+    for (;;) {
+        stream *found = NULL;
+        uint64_t target = 0;
+        for (stream *other = live_streams; other != NULL && found == NULL; other = other->next_live) {
+            if (other->retiring || other->finished == other->queued) continue;
+            const mgrt_access *mine = NULL, *theirs = NULL;
+            const task_node *t = conflicting_task(other, &probe, &mine, &theirs);
+            if (t != NULL) {
+                found = other;
+                target = t->sequence;
+            }
+        }
+        if (found == NULL) break;
+        /* Tasks finish in order: wait for that one (running it here when its stream is idle),
+           then look again. Errors stay for the stream's next synchronize. */
+        pin_locked(found);
+        wait_stream_locked(found, target, -1);
+        pthread_mutex_unlock(&sched);
+        unpin(found);
+        pthread_mutex_lock(&sched);
+    }
+    pthread_mutex_unlock(&sched);
+}
+
 static task_node *new_node(node_kind kind) {
     task_node *node = mgrt_calloc(1, sizeof *node);
     if (node != NULL) node->kind = kind;
@@ -977,9 +1031,11 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
                             held_stream *keep, uint64_t *sequence) {
     task_node *node = new_node(NODE_TASK);
     mgrt_access *copy = access_count ? malloc(access_count * sizeof *copy) : NULL;
-    if (node == NULL || (access_count && copy == NULL)) {
+    uintptr_t *holds = access_count ? malloc(2 * access_count * sizeof *holds) : NULL;
+    if (node == NULL || (access_count && (copy == NULL || holds == NULL))) {
         mgrt_free(node);
         free(copy);
+        free(holds);
         release(task);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory queueing work", api);
     }
@@ -989,6 +1045,11 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
     node->task = task;
     node->accesses = copy;
     node->access_count = access_count;
+    /* The caller holds the blocks it checked (a launch's pins, a copy's holds) until this
+       returns, so they are still allocated: the node's own pins keep them so until it is done. */
+    node->holds = holds;
+    for (size_t i = 0; i < access_count; i++)
+        node->hold_count += rt_memory_hold(copy[i].ptr, copy[i].bytes, 0, &holds[node->hold_count]);
     held_stream h;
     aclError status = hold_own_stream(api, handle, &h);
     if (status == ACL_SUCCESS) {
@@ -1002,8 +1063,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
         pthread_mutex_unlock(&sched);
     }
     if (status != ACL_SUCCESS) {
-        free(copy);
-        mgrt_free(node);
+        free_node(node);
         release(task);
     }
     if (status == ACL_SUCCESS && keep != NULL)

@@ -71,10 +71,12 @@ MGRT_API const mgrt_soc_profile *mgrt_soc(void);
 /* 1 when [ptr, ptr + bytes) lies inside one live aclrtMalloc block (bytes may be 0: then
    ptr itself must lie inside one, or be its end). */
 MGRT_API int mgrt_range_is_live(const void *ptr, uint64_t bytes);
-/* The same check, and on success a pin on that block: an aclrtFree of it waits until the
-   pin is dropped (mgrt_mem_unpin with any address inside the block), and the block stops
-   being live as soon as the free begins. Phase 2 holds pins from its checks until its work
-   is queued, so a racing free can never land in between (issue 10, defect 3). */
+/* The same check, and on success a pin on that block: the block stops being live as soon as
+   an aclrtFree of it begins, but its memory stays allocated until the pin is dropped
+   (mgrt_mem_unpin with any address inside the block). Phase 2 holds pins from its checks
+   until its work is queued, and the queued task pins the blocks of the ranges it declares
+   (mgrt_stream_submit_access) until it has run, so a racing free never frees memory that
+   work checked or queued still uses (issue 10, defect 3). */
 MGRT_API int mgrt_mem_pin(const void *ptr, uint64_t bytes);
 MGRT_API void mgrt_mem_unpin(const void *ptr);
 

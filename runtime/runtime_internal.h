@@ -20,11 +20,24 @@ void rt_fault_disarm(void);
    MISHGRAD_FAULT_STEP planned to fail, returns its number N (>= 1), else 0. */
 long rt_fault_step_planned(void);
 
+/* acl_memory.c: pins the blocks that hold all of [ptr, ptr + bytes) (a device block or
+   registered range, and an aclrtMallocHost block: at most two), writing one token per pin to
+   `tokens`; returns how many. live_only: skip a block already freed (else a freed block
+   whose memory is still allocated, because a pin holds it, is pinned too). While pinned, a
+   block's memory stays allocated: aclrtFree / aclrtFreeHost of it defer the real free to
+   the last rt_memory_drop. */
+size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t tokens[2]);
+void rt_memory_drop(uintptr_t token);
+
 /* acl_stream.c: streams take work from now on (aclInit). */
 void rt_streams_open(void);
 /* acl_stream.c: waits for the work queued so far on every stream, leaving any error for
    the next synchronize (memory calls use it so they never race queued work). */
 void rt_streams_wait_all(void);
+/* acl_stream.c: for a blocking call (aclrtMemcpy, aclrtMemset) about to touch `accesses`:
+   waits for the unfinished queued tasks whose declared ranges overlap them (one side
+   writing), and for nothing else, leaving any error for the next synchronize. */
+void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_count);
 /* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);

@@ -25,6 +25,10 @@ extern "C" {
 #endif
 
 typedef int32_t aclnnStatus;
+#ifdef __cplusplus
+/* CANN's C++ constant for success (its acl_meta.h declares it for C++ only). */
+constexpr aclnnStatus OK = 0;
+#endif
 
 /* aclnn status codes, CANN's values (CANN keeps them in opdev/op_errno.h; here they come
    with the types, so one include gives a program everything). */
@@ -138,6 +142,13 @@ ACL_FUNC_VISIBILITY aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor, c
                                                       aclTensor *tensor, void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus AclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index,
                                                        aclTensor *tensor, void *addr);
+
+/* Dumps an operator's tensors (inputTensorNum inputs, then outputTensorNum outputs) through
+   CANN's dump service. This CPU runtime has no dump service: NULL opType, opName, tensors or
+   stream is ACLNN_ERR_PARAM_NULLPTR (161001), as in CANN; otherwise it succeeds and writes
+   nothing (an info log says so). */
+ACL_FUNC_VISIBILITY aclnnStatus aclDumpOpTensors(const char *opType, const char *opName, aclTensor **tensors,
+                                                 size_t inputTensorNum, size_t outputTensorNum, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor *executor, size_t irIndex,
                                                              const size_t relativeIndex,
                                                              aclTensorList *tensors, void *addr);

@@ -5,6 +5,10 @@
 #ifndef ACLNNOP_ACLNN_UTIL_H_
 #define ACLNNOP_ACLNN_UTIL_H_
 
+/* A declaration, so that the header alone is a valid C translation unit (ISO C forbids an
+   empty one; -pedantic -Werror makes that an error). */
+#include <stddef.h>
+
 #if defined(__GNUC__) || defined(__clang__)
 #define ACLNN_API __attribute__((visibility("default")))
 #else

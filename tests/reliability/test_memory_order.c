@@ -1,7 +1,7 @@
 /*
- * tests/reliability/test_memory_order.c: the blocking memory calls (aclrtMemset, aclrtFree,
- * aclrtMemcpy with a device side) are ordered after the work already queued on every
- * stream, as on a device. Each case launches without synchronizing, makes the memory call,
+ * tests/reliability/test_memory_order.c: the blocking memory calls (aclrtMemset, aclrtMemcpy)
+ * are ordered after the queued work that uses the bytes they touch, and wait for nothing
+ * else; aclrtFree waits for nothing (the memory is freed once the work using it is done). Each case launches without synchronizing, makes the memory call,
  * and then reads values: had the call not waited, the queued launch would run after it
  * (a lone small launch is left on its stream until someone synchronizes) and the values
  * would show it. Device 0 is this CPU, so a test may also read a device block directly.
@@ -66,9 +66,10 @@ MG_TEST(memset_of_an_input_after_a_launch_comes_later) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
 }
 
-/* When aclrtMemset / aclrtFree return, the work queued on every stream before them is
-   done: its results are in memory before any synchronize. */
-MG_TEST(memset_and_free_return_after_queued_work) {
+/* aclrtMemset / aclrtFree of other memory do not wait for the work queued on any stream (CANN:
+   no implicit synchronization): the launches are still queued when they return, and their
+   results are right once the streams are synchronized. */
+MG_TEST(memset_and_free_of_other_memory_do_not_wait_for_queued_work) {
     mg_rng rng = {43};
     aclrtStream a = make_stream(), b = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&b), 0);
@@ -84,13 +85,16 @@ MG_TEST(memset_and_free_return_after_queued_work) {
             MG_CHECK_EQ_INT(aclrtMemset(other, 256, 1, 256), ACL_SUCCESS);
         else
             MG_CHECK_EQ_INT(aclrtFree(other), ACL_SUCCESS);
-        /* read the device blocks directly, no synchronize in between */
-        MG_CHECK_EQ_INT(rel_job_check(&on_a, call == 0 ? "after aclrtMemset" : "after aclrtFree"), 0);
-        MG_CHECK_EQ_INT(rel_job_check(&on_default, call == 0 ? "after aclrtMemset" : "after aclrtFree"), 0);
+        /* a lone small launch waits on its stream for a synchronize: still queued */
+        aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+        MG_CHECK_EQ_INT(aclrtStreamQuery(a, &status), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_NOT_READY);
         if (call == 0) MG_CHECK_EQ_INT(aclrtFree(other), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(rel_job_check(&on_a, call == 0 ? "after aclrtMemset" : "after aclrtFree"), 0);
+        MG_CHECK_EQ_INT(rel_job_check(&on_default, call == 0 ? "after aclrtMemset" : "after aclrtFree"), 0);
         rel_job_release(&on_a, 1);
         rel_job_release(&on_default, 1);
     }
@@ -100,8 +104,9 @@ MG_TEST(memset_and_free_return_after_queued_work) {
 
 /* aclrtFree of a launch's input right after the launch: the launch read it before the free.
    A new block of the same size (often the same address) is then filled by the host with
-   other values; had the free not waited, the launch would read those (or freed memory,
-   which AddressSanitizer reports). */
+   other values; had the free released the memory under the queued launch, the launch
+   would read those (or freed memory, which AddressSanitizer reports). The free returns at
+   once; the memory goes when the launch is done. */
 MG_TEST(free_of_an_input_after_a_launch_comes_later) {
     mg_rng rng = {44};
     aclrtStream stream = make_stream();
@@ -126,8 +131,8 @@ MG_TEST(free_of_an_input_after_a_launch_comes_later) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
 }
 
-/* aclrtFree of the output right after the launch: the launch wrote it before the free, so
-   a new block over the same memory keeps the bytes written after the free. */
+/* aclrtFree of the output right after the launch: the memory is freed only once the launch
+   has written it, so a new block never shares it and keeps the bytes written after the free. */
 MG_TEST(free_of_the_output_after_a_launch_comes_later) {
     mg_rng rng = {45};
     aclrtStream stream = make_stream();

@@ -370,7 +370,7 @@ MG_TEST(finalize_says_what_it_released) {
 
 /* Every kind's device side is checked against its block (one byte past it: 100000, nothing
    copied); a host side is not; ACL_MEMCPY_DEFAULT tells the sides apart by the blocks. The
-   same through aclrtMemcpyAsync. */
+   same through aclrtMemcpyAsync, which refuses host to host (207000). */
 MG_TEST(copy_kinds_check_their_device_sides) {
     restart("4", NULL);
     static const struct {
@@ -398,6 +398,12 @@ MG_TEST(copy_kinds_check_their_device_sides) {
             }
             aclError st = async ? aclrtMemcpyAsync(dst, 64, src, 64, kinds[k].kind, s)
                                 : aclrtMemcpy(dst, 64, src, 64, kinds[k].kind);
+            if (async && !kinds[k].dst_dev && !kinds[k].src_dev) {
+                /* CANN's EP mode has no asynchronous host-to-host copy: 207000, nothing copied */
+                MG_CHECK_EQ_INT(st, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+                MG_CHECK(dst[0] == 0);
+                continue;
+            }
             if (async) MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
             MG_CHECK_EQ_INT(st, 0);
             MG_CHECK(memcmp(dst, src, 64) == 0);

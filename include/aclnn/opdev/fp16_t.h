@@ -23,6 +23,9 @@
 #ifndef MISHGRAD_ACLNN_OPDEV_FP16_T_H_
 #define MISHGRAD_ACLNN_OPDEV_FP16_T_H_
 
+/* In C the header declares nothing else; this keeps it a valid translation unit alone. */
+#include <stddef.h>
+
 #ifdef __cplusplus
 
 #include <cmath>

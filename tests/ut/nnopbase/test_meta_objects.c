@@ -498,4 +498,35 @@ MG_TEST(aclnn_init_and_finalize) {
     MG_CHECK_EQ_INT(aclDestroyTensor(t), ACLNN_SUCCESS);
 }
 
+/* ---- aclDumpOpTensors ------------------------------------------------------------------ */
+
+MG_TEST(dump_op_tensors_checks_its_arguments_and_writes_nothing) {
+    ut_init();
+    float data[4] = {1, 2, 3, 4};
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, sizeof data, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memcpy(dev, data, sizeof data);
+    int64_t dims[1] = {4}, strides[1] = {1};
+    aclTensor *t = aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, dev);
+    MG_CHECK(t != NULL);
+    aclTensor *tensors[2] = {t, t};
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
+    /* CANN: each pointer argument NULL is 161001, the stream included. */
+    MG_CHECK_EQ_INT(aclDumpOpTensors(NULL, "mish_0", tensors, 1, 1, stream), ACLNN_ERR_PARAM_NULLPTR);
+    MG_CHECK_STR_CONTAINS(message(), "opType is NULL");
+    MG_CHECK_EQ_INT(aclDumpOpTensors("Mish", NULL, tensors, 1, 1, stream), ACLNN_ERR_PARAM_NULLPTR);
+    MG_CHECK_STR_CONTAINS(message(), "opName is NULL");
+    MG_CHECK_EQ_INT(aclDumpOpTensors("Mish", "mish_0", NULL, 1, 1, stream), ACLNN_ERR_PARAM_NULLPTR);
+    MG_CHECK_STR_CONTAINS(message(), "tensors is NULL");
+    MG_CHECK_EQ_INT(aclDumpOpTensors("Mish", "mish_0", tensors, 1, 1, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    MG_CHECK_STR_CONTAINS(message(), "stream is NULL");
+    /* No dump service here: success, and the tensor's memory is untouched. */
+    MG_CHECK_EQ_INT(aclDumpOpTensors("Mish", "mish_0", tensors, 1, 1, stream), ACLNN_SUCCESS);
+    MG_CHECK(memcmp(dev, data, sizeof data) == 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
+}
+
 int main(int argc, char **argv) { return ut_main(argc, argv); }

@@ -49,6 +49,28 @@ for h in "${headers[@]}"; do
 done
 echo "headers compiled alone: ${#headers[@]} (${langs[*]})"
 
+# ---- 1b. each header as the whole translation unit (no main: a header of macros only must
+# still declare something, since ISO C forbids an empty translation unit) -------------------
+mapfile -t generated < <(cd "$generated_dir" && find mishgrad -name '*.h' 2>/dev/null | LC_ALL=C sort)
+for h in "${headers[@]}" "${generated[@]}"; do
+  printf '#include "%s"\n' "$h" >"$work/unit.c"
+  for lang in "${langs[@]}"; do
+    checks=$((checks + 1))
+    compile "$lang" "$work/unit.c" || { fail "$h as the whole translation unit ($lang)"; sed 's/^/    /' "$work/log" | head -10; }
+  done
+done
+echo "headers compiled as the whole translation unit: $((${#headers[@]} + ${#generated[@]})) (${langs[*]})"
+
+# ---- 1c. CANN's C++ constant OK (aclnn/acl_meta.h); C programs keep the name free ----------
+if [ -n "$cxx" ]; then
+  printf '#include "aclnn/acl_meta.h"\nstatic_assert(OK == 0, "OK is 0");\naclnnStatus ok_status() { return OK; }\n' >"$work/ok.cc"
+  checks=$((checks + 1))
+  compile cxx "$work/ok.cc" || { fail "aclnn/acl_meta.h: CANN's constant OK (C++)"; sed 's/^/    /' "$work/log" | head -10; }
+fi
+printf '#include "aclnn/acl_meta.h"\nenum { OK = 1 };\nint ok_value(void) { return OK; }\n' >"$work/ok.c"
+checks=$((checks + 1))
+compile c "$work/ok.c" || { fail "aclnn/acl_meta.h declares OK in C"; sed 's/^/    /' "$work/log" | head -10; }
+
 # ---- 2. the table, header by header -----------------------------------------------------------
 mapfile -t table_headers < <(grep -v '^#' "$expect" | grep '|' | cut -d'|' -f2 | LC_ALL=C sort -u)
 for h in "${table_headers[@]}"; do

@@ -308,16 +308,42 @@ MG_TEST(stream_with_config_runs_work_in_order) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
-MG_TEST(stream_with_config_refuses_model_and_device_side_flags) {
+/* CANN creates PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams, and synchronizing one
+   returns success at once; the host queues no work on them here (207000 at the call). */
+MG_TEST(stream_with_config_model_and_device_side_flags_take_no_work) {
     ut_init();
+    static const struct {
+        uint32_t flag;
+        const char *name;
+    } flags[] = {{ACL_STREAM_PERSISTENT, "ACL_STREAM_PERSISTENT"},
+                 {ACL_STREAM_CPU_SCHEDULE, "ACL_STREAM_CPU_SCHEDULE"},
+                 {ACL_STREAM_DEVICE_USE_ONLY, "ACL_STREAM_DEVICE_USE_ONLY"}};
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    memset(dev, 0, 64);
+    aclrtEvent event = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&event), ACL_SUCCESS);
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        aclrtStream stream = NULL;
+        MG_CHECK_EQ_INT(aclrtCreateStreamWithConfig(&stream, 0, flags[i].flag), ACL_SUCCESS);
+        MG_CHECK(stream != NULL);
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 1, 64, stream), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        MG_CHECK_STR_CONTAINS(last_message(), flags[i].name);
+        MG_CHECK_EQ_INT(aclrtRecordEvent(event, stream), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        MG_CHECK_STR_CONTAINS(last_message(), "queues no work");
+        aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
+        MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_COMPLETE);
+        MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
+    }
+    MG_CHECK_EQ_INT(((unsigned char *)dev)[0], 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(event), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
     aclrtStream stream = (aclrtStream)0x1;
-    MG_CHECK_EQ_INT(aclrtCreateStreamWithConfig(&stream, 0, ACL_STREAM_PERSISTENT), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    MG_CHECK_STR_CONTAINS(last_message(), "ACL_STREAM_PERSISTENT");
-    MG_CHECK_EQ_INT(aclrtCreateStreamWithConfig(&stream, 0, ACL_STREAM_DEVICE_USE_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    MG_CHECK_STR_CONTAINS(last_message(), "ACL_STREAM_DEVICE_USE_ONLY");
-    MG_CHECK(stream == (aclrtStream)0x1);
     MG_CHECK_EQ_INT(aclrtCreateStreamWithConfig(NULL, 0, 0), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "stream is NULL");
+    MG_CHECK(stream == (aclrtStream)0x1);
 }
 
 MG_TEST(destroy_stream_force_drops_work_not_started) {

@@ -381,9 +381,10 @@ MG_TEST(destroy_stream_finishes_queued_work) {
     }
 }
 
-/* A blocking copy is ordered after the work already queued (as on a device): copying the
-   result back without a synchronize sees it finished, uploading new inputs does not change
-   what queued work reads, and freeing a block the queued work uses waits for it. */
+/* A blocking copy is ordered after the queued work on the bytes it touches: copying the
+   result back without a synchronize sees it finished, and uploading new inputs does not
+   change what queued work reads. Freeing a block the queued work uses returns at once and
+   frees the memory once that work is done. */
 MG_TEST(memory_calls_wait_for_queued_work) {
     ut_init();
     mg_rng rng = {23};
@@ -407,7 +408,7 @@ MG_TEST(memory_calls_wait_for_queued_work) {
     MG_CHECK_EQ_INT(ut_check_values(&t[0], &t[1], &t[2], "copied back without a synchronize"), 0);
 
     /* Free gradOutput's block while work that reads it is queued (ASan would see a read
-       of freed memory if the free did not wait). */
+       of freed memory if the free released it at once). */
     MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(t[0].tensor, t[1].tensor, t[2].tensor, &ws, &executor),
                     ACLNN_SUCCESS);
     MG_CHECK_EQ_INT(aclnnMishBackward(NULL, 0, executor, NULL), ACLNN_SUCCESS);
