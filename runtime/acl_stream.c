@@ -435,6 +435,8 @@ static aclError stream_new(const char *api, rt_context *owner, stream **out) {
                             api);
     }
     s->id = next_stream_id++;
+    s->pins = 1; /* the creator's, dropped by unpin() once it has set the stream up: until
+                    then a racing aclFinalize can stop the stream but not free it */
     s->next_live = live_streams;
     if (live_streams) live_streams->prev_live = s;
     live_streams = s;
@@ -545,18 +547,17 @@ static aclError hold_stream_in(const char *api, aclrtStream handle, int context_
                 return status;
             }
             pthread_mutex_lock(&sched);
-            if (ctx->default_stream == NULL) {
-                ctx->default_stream = made;
-                made = NULL;
-            }
-            s = ctx->default_stream;
-            pin_locked(s);
+            const int late = !accepting_work || made->released; /* aclFinalize began */
+            if (!late && ctx->default_stream == NULL) ctx->default_stream = made;
+            s = late ? NULL : ctx->default_stream;
+            if (s != NULL) pin_locked(s);
+            if (s != made) made->released = 1; /* another thread made it first, or too late */
             pthread_mutex_unlock(&sched);
-            if (made != NULL) { /* another thread made it first */
-                pthread_mutex_lock(&sched);
-                made->released = made->retiring = 1;
-                pthread_mutex_unlock(&sched);
-                stream_retire(made);
+            unpin(made); /* the creator's pin: retires it unless it is the default stream */
+            if (s == NULL) {
+                rt_context_leave(ctx);
+                return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE,
+                                    "%s: aclInit has not been called (aclFinalize ran during the call)", api);
             }
         }
         out->s = s;
@@ -720,18 +721,31 @@ static aclError create_stream(const char *api, aclrtStream *handle, uint32_t pri
     rt_context_leave(ctx);
     stream *s = NULL;
     if ((status = stream_new(api, NULL, &s)) != ACL_SUCCESS) return status;
+    /* The stream is in the live list already (aclFinalize reads it): set it up under sched */
+    pthread_mutex_lock(&sched);
     s->context_token = context_token;
     s->priority = priority;
     s->flags = flags;
+    pthread_mutex_unlock(&sched);
     void *token = mgrt_handle_register(MGRT_HANDLE_STREAM, s, stream_handle_destroyed);
     if (token == NULL) {
         pthread_mutex_lock(&sched);
-        s->released = s->retiring = 1;
+        s->released = 1;
         pthread_mutex_unlock(&sched);
-        stream_retire(s);
+        unpin(s);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering a stream", api);
     }
-    s->token = token;
+    pthread_mutex_lock(&sched);
+    const int late = !accepting_work || s->released; /* aclFinalize began: hand nothing out */
+    if (!late) s->token = token;
+    pthread_mutex_unlock(&sched);
+    if (late) {
+        mgrt_handle_release(token, MGRT_HANDLE_STREAM); /* marks it released; our pin defers */
+        unpin(s);
+        return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called (aclFinalize ran during the call)",
+                            api);
+    }
+    unpin(s);
     *handle = token;
     return ACL_SUCCESS;
 }
