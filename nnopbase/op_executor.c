@@ -130,6 +130,7 @@ void nnop_executor_set_view(aclOpExecutor *handle, nnop_buffer_kind kind, uint32
         slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[index] : &e->outputs[index];
         pthread_mutex_lock(&e->lock);
         s->view = *view;
+        s->data = view->data; /* the address phase 1 validated, not a later read of the tensor */
         s->has_view = 1;
         s->direct = direct;
         pthread_mutex_unlock(&e->lock);

@@ -110,7 +110,7 @@ static void fallback_dtypes(const ew_operator *op, ew_dtype_list *list) {
 }
 
 /* The dtype list, then equal dtypes. */
-static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const aclTensor *const *tensors) {
+static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const nnop_tensor_snapshot *tensors) {
     const mgrt_soc_profile *soc = mgrt_soc();
     ew_dtype_list fallback;
     const ew_dtype_list *allowed = product_dtypes(op);
@@ -120,7 +120,7 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const ac
     }
     const int count = op->input_count + 1;
     for (int i = 0; i < count; i++) {
-        aclDataType dtype = nnop_tensor_dtype(tensors[i]);
+        aclDataType dtype = tensors[i].dtype;
         if (list_has(allowed, dtype)) continue;
         char supported[160], hint[160] = "";
         format_dtypes(allowed, supported, sizeof supported);
@@ -130,9 +130,9 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const ac
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s (value %d); supported: %s%s", api,
                             op->names[i], ew_dtype_name(dtype), (int)dtype, supported, hint);
     }
-    aclDataType first = nnop_tensor_dtype(tensors[0]);
+    aclDataType first = tensors[0].dtype;
     for (int i = 1; i < count; i++) {
-        aclDataType dtype = nnop_tensor_dtype(tensors[i]);
+        aclDataType dtype = tensors[i].dtype;
         if (dtype != first)
             return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                                 "%s: %s has dtype %s but %s has %s; the dtypes must be equal (no promotion)", api,
@@ -142,12 +142,13 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const ac
 }
 
 /* Rank <= 8 for every tensor, then equal shapes. */
-static aclnnStatus check_shapes(const ew_operator *op, const char *api, const aclTensor *const *tensors) {
+static aclnnStatus check_shapes(const ew_operator *op, const char *api, const nnop_tensor_snapshot *tensors) {
     const int count = op->input_count + 1;
-    int64_t dims[EW_MAX_INPUTS + 1][NNOP_MAX_RANK];
+    const int64_t *dims[EW_MAX_INPUTS + 1];
     int rank[EW_MAX_INPUTS + 1];
     for (int i = 0; i < count; i++) {
-        uint64_t r = nnop_tensor_shape(tensors[i], dims[i], NNOP_MAX_RANK);
+        uint64_t r = tensors[i].rank;
+        dims[i] = tensors[i].dims;
         if (r > NNOP_MAX_RANK)
             return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu dims; at most %d are supported", api,
                                 op->names[i], (unsigned long long)r, NNOP_MAX_RANK);
@@ -232,15 +233,27 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
     if (status != ACLNN_SUCCESS) return status;
     /* The rest needs the runtime: the product profile, the live allocations. */
     if (!mgrt_initialized()) return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
-    /* Destroyed or foreign handles: 161002 naming the argument (nnopbase's registry). */
-    for (int i = 0; i <= n && status == ACLNN_SUCCESS; i++) status = nnop_tensor_check(tensors[i], api, op->names[i]);
+    /* One snapshot of each tensor (a tensor passed twice, in place, is read once), taken
+       under its lock: every check below and the plan judge that descriptor, whatever
+       aclInitTensor does on another thread meanwhile. Destroyed or foreign handles: 161002
+       naming the argument (nnopbase's registry). */
+    nnop_tensor_snapshot snapshots[EW_MAX_INPUTS + 1];
+    for (int i = 0; i <= n && status == ACLNN_SUCCESS; i++) {
+        int seen = -1;
+        for (int j = 0; j < i && seen < 0; j++)
+            if (tensors[j] == tensors[i]) seen = j;
+        if (seen >= 0)
+            snapshots[i] = snapshots[seen];
+        else
+            status = nnop_tensor_snapshot_of(tensors[i], api, op->names[i], &snapshots[i]);
+    }
     if (status != ACLNN_SUCCESS) return status;
-    status = check_dtypes(op, api, tensors);
-    if (status == ACLNN_SUCCESS) status = check_shapes(op, api, tensors);
+    status = check_dtypes(op, api, snapshots);
+    if (status == ACLNN_SUCCESS) status = check_shapes(op, api, snapshots);
     if (status != ACLNN_SUCCESS) return status;
     nnop_view views[EW_MAX_INPUTS + 1];
     for (int i = 0; i <= n; i++) {
-        status = nnop_view_from_tensor(tensors[i], api, op->names[i], &views[i]);
+        status = nnop_view_from_snapshot(&snapshots[i], api, op->names[i], &views[i]);
         if (status != ACLNN_SUCCESS) return status;
     }
     /* 161002 for an output that overlaps itself; 561000 if the proof's memory fails. */

@@ -1,0 +1,223 @@
+/*
+ * tests/reliability/test_regress_audit7.c: regression tests for what audit 7 found in the
+ * tensor base and the elementwise layer, through the public API only (each fails on the tree
+ * before its fix):
+ *
+ *   F2  aclInitTensor racing phase 1 and the getters on the same tensor: the old arrays
+ *       freed under a reader (ASan: heap-use-after-free), unlocked reads (TSan: data race),
+ *       and a descriptor read piecemeal (a shape from one aclInitTensor, values of another)
+ *                                                                   -- threads, run under TSan
+ *
+ * Every thread that calls the runtime sets device 0 first (CANN's per-thread context).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_mish.h"
+#include "mg_test.h"
+#include "mg_acl_session.h"
+
+/* Reads (and so clears) the calling thread's recent error message into `text`. */
+static const char *message_into(char *text, size_t capacity) {
+    const char *m = aclGetRecentErrMsg();
+    snprintf(text, capacity, "%s", m ? m : "");
+    return text;
+}
+
+static void *device_block(size_t bytes) {
+    void *p = NULL;
+    if (aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+/* ---- F2: aclInitTensor against readers of the same tensor ---------------------------- */
+
+/* The tensor is a view of 256 elements over one storage of 256; aclInitTensor switches it
+   between [16,16] FLOAT and [8,32] FLOAT16 and gives the storage one more dim each time
+   ([1,...,1,256]), so the arrays move on every call. Every descriptor it ever has is valid. */
+#define F2_ROUNDS 3
+#define F2_MAX_STORAGE_RANK 1000
+#define F2_CALLS_PER_ROUND 3000
+
+typedef struct f2_shared {
+    aclTensor *tensor;
+    void *block;
+    atomic_int grown;        /* the mutator reached the largest storage this round */
+    atomic_int round_done;   /* the mutator finished this round's aclInitTensor calls */
+    atomic_int enough;       /* the main thread has made its phase-1 calls this round */
+    atomic_int stop;         /* the getter thread ends */
+    atomic_long getter_calls;
+    atomic_long init_calls;
+    atomic_int getter_bad;
+    char getter_failure[256];
+    atomic_int init_bad;
+    char init_failure[256];
+} f2_shared;
+
+static void *f2_mutator(void *opaque) {
+    f2_shared *s = opaque;
+    (void)aclrtSetDevice(0);
+    static int64_t storage[F2_MAX_STORAGE_RANK];
+    for (int i = 0; i < F2_MAX_STORAGE_RANK; i++) storage[i] = 1;
+    const int64_t square[2] = {16, 16}, wide[2] = {8, 32};
+    /* Growing (the arrays move each time), then back and forth over small ranks until the
+       main thread has had its calls (no move: the same arrays rewritten). */
+    long calls = 0;
+    int grown = 0;
+    for (int k = 1; !grown || !atomic_load(&s->enough); k = grown ? k % 50 + 1 : k + 1) {
+        calls++;
+        storage[k - 1] = 256;
+        int odd = k & 1;
+        aclnnStatus r = aclInitTensor(s->tensor, odd ? square : wide, 2, odd ? ACL_FLOAT : ACL_FLOAT16, NULL, 0,
+                                      ACL_FORMAT_ND, storage, (uint64_t)k, s->block);
+        storage[k - 1] = 1;
+        if (k == F2_MAX_STORAGE_RANK) {
+            grown = 1;
+            atomic_store(&s->grown, 1);
+        }
+        if (r != ACL_SUCCESS && atomic_fetch_add(&s->init_bad, 1) == 0) {
+            char text[200];
+            snprintf(s->init_failure, sizeof s->init_failure, "aclInitTensor %d: %s", (int)r,
+                     message_into(text, sizeof text));
+        }
+    }
+    atomic_fetch_add(&s->init_calls, calls);
+    atomic_store(&s->round_done, 1);
+    return NULL;
+}
+
+static void f2_getter_fail(f2_shared *s, const char *what) {
+    if (atomic_fetch_add(&s->getter_bad, 1) == 0) snprintf(s->getter_failure, sizeof s->getter_failure, "%s", what);
+}
+
+/* Every answer of a getter must be one whole descriptor the tensor had. */
+static void *f2_getters(void *opaque) {
+    f2_shared *s = opaque;
+    (void)aclrtSetDevice(0);
+    while (!atomic_load(&s->stop)) {
+        aclTensor *t = s->tensor;
+        int64_t *values = NULL;
+        uint64_t count = 0;
+        if (aclGetViewShape(t, &values, &count) == ACL_SUCCESS) {
+            int square = count == 2 && values[0] == 16 && values[1] == 16;
+            int wide = count == 2 && values[0] == 8 && values[1] == 32;
+            if (!square && !wide) f2_getter_fail(s, "aclGetViewShape gave a shape the tensor never had");
+            free(values);
+        } else {
+            f2_getter_fail(s, "aclGetViewShape failed");
+        }
+        if (aclGetViewStrides(t, &values, &count) == ACL_SUCCESS) {
+            int square = count == 2 && values[0] == 16 && values[1] == 1;
+            int wide = count == 2 && values[0] == 32 && values[1] == 1;
+            if (!square && !wide) f2_getter_fail(s, "aclGetViewStrides gave strides the tensor never had");
+            free(values);
+        } else {
+            f2_getter_fail(s, "aclGetViewStrides failed");
+        }
+        if (aclGetStorageShape(t, &values, &count) == ACL_SUCCESS) {
+            int ok = count >= 1 && values[count - 1] == 256;
+            for (uint64_t i = 0; ok && i + 1 < count; i++) ok = values[i] == 1;
+            if (!ok) f2_getter_fail(s, "aclGetStorageShape gave a storage the tensor never had");
+            free(values);
+        } else {
+            f2_getter_fail(s, "aclGetStorageShape failed");
+        }
+        aclDataType dtype = ACL_DT_UNDEFINED;
+        int64_t offset = -1;
+        aclFormat format = ACL_FORMAT_UNDEFINED;
+        if (aclGetDataType(t, &dtype) != ACL_SUCCESS || (dtype != ACL_FLOAT && dtype != ACL_FLOAT16) ||
+            aclGetViewOffset(t, &offset) != ACL_SUCCESS || offset != 0 || aclGetFormat(t, &format) != ACL_SUCCESS ||
+            format != ACL_FORMAT_ND)
+            f2_getter_fail(s, "aclGetDataType / aclGetViewOffset / aclGetFormat gave a value the tensor never had");
+        atomic_fetch_add(&s->getter_calls, 1);
+    }
+    return NULL;
+}
+
+MG_TEST(init_tensor_races_phase1_and_getters) {
+    mg_acl_session_up();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), 0);
+    f2_shared s;
+    memset(&s, 0, sizeof s);
+    s.block = device_block(1024);
+    void *out_block = device_block(1024);
+    MG_CHECK(s.block != NULL && out_block != NULL);
+    const int64_t square[2] = {16, 16}, storage[1] = {256};
+    aclTensor *out = aclCreateTensor(square, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, out_block);
+    MG_CHECK(out != NULL);
+    long phase1 = 0, mismatches = 0, bad = 0;
+    char failure[512] = "";
+    for (int round = 0; round < F2_ROUNDS; round++) {
+        s.tensor = aclCreateTensor(square, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, s.block);
+        MG_CHECK(s.tensor != NULL);
+        atomic_store(&s.grown, 0);
+        atomic_store(&s.round_done, 0);
+        atomic_store(&s.enough, 0);
+        atomic_store(&s.stop, 0);
+        long round_calls = 0;
+        pthread_t mutator, getters;
+        MG_CHECK_EQ_INT(pthread_create(&getters, NULL, f2_getters, &s), 0);
+        MG_CHECK_EQ_INT(pthread_create(&mutator, NULL, f2_mutator, &s), 0);
+        while (!atomic_load(&s.round_done)) {
+            char text[400];
+            uint64_t ws = 1;
+            aclOpExecutor *ex = NULL;
+            /* In place: both descriptors are valid, so phase 1 always succeeds, with no workspace. */
+            aclnnStatus r = aclnnInplaceMishGetWorkspaceSize(s.tensor, &ws, &ex);
+            if (r != ACLNN_SUCCESS || ws != 0) {
+                if (bad++ == 0)
+                    snprintf(failure, sizeof failure, "aclnnInplaceMishGetWorkspaceSize %d (workspace %llu): %s",
+                             (int)r, (unsigned long long)ws, message_into(text, sizeof text));
+            } else {
+                MG_CHECK_EQ_INT(aclnnInplaceMish(NULL, 0, ex, stream), 0);
+            }
+            /* Against a [16,16] FLOAT output: 0 for the [16,16] FLOAT descriptor, a dtype
+               refusal for the [8,32] FLOAT16 one (dtypes are checked before shapes); anything
+               else judged a mix of the two. */
+            ws = 1;
+            ex = NULL;
+            r = aclnnMishGetWorkspaceSize(s.tensor, out, &ws, &ex);
+            if (r == ACLNN_SUCCESS && ws == 0) {
+                MG_CHECK_EQ_INT(aclnnMish(NULL, 0, ex, stream), 0);
+            } else if (r == ACLNN_ERR_PARAM_INVALID) {
+                message_into(text, sizeof text);
+                mismatches++;
+                if (strstr(text, "out has dtype FLOAT but self has FLOAT16") == NULL && bad++ == 0)
+                    snprintf(failure, sizeof failure, "aclnnMishGetWorkspaceSize refused a whole descriptor: %s",
+                             text);
+            } else if (bad++ == 0) {
+                snprintf(failure, sizeof failure, "aclnnMishGetWorkspaceSize %d (workspace %llu): %s", (int)r,
+                         (unsigned long long)ws, message_into(text, sizeof text));
+            }
+            phase1++;
+            if (++round_calls >= F2_CALLS_PER_ROUND && atomic_load(&s.grown)) atomic_store(&s.enough, 1);
+        }
+        pthread_join(mutator, NULL);
+        atomic_store(&s.stop, 1);
+        pthread_join(getters, NULL);
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), 0);
+        MG_CHECK_EQ_INT(aclDestroyTensor(s.tensor), 0);
+    }
+    printf("  %ld phase-1 pairs (%ld refused for the FLOAT16 descriptor), %ld getter rounds, against %ld "
+           "aclInitTensor calls\n",
+           phase1, mismatches, (long)atomic_load(&s.getter_calls), (long)atomic_load(&s.init_calls));
+    if (bad) MG_FAIL("%ld phase-1 calls judged no descriptor the tensor had; first: %s", bad, failure);
+    if (atomic_load(&s.getter_bad))
+        MG_FAIL("%d getter answers were no descriptor the tensor had; first: %s", atomic_load(&s.getter_bad),
+                s.getter_failure);
+    if (atomic_load(&s.init_bad)) MG_FAIL("%s", s.init_failure);
+    MG_CHECK(phase1 > 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(out), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
+    MG_CHECK_EQ_INT(aclrtFree(s.block), 0);
+    MG_CHECK_EQ_INT(aclrtFree(out_block), 0);
+}
+
+MG_TEST_MAIN()
