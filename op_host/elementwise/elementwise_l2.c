@@ -223,16 +223,21 @@ static aclnnStatus plan(const ew_operator *op, aclOpExecutor *executor, const nn
     return status;
 }
 
-aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const aclTensor *const *inputs,
-                                  aclTensor *out, uint64_t *workspace_size, aclOpExecutor **executor) {
+/* 361001 for a call that aclFinalize overtook: it reclaims the tensors and the executor
+   under construction and frees the blocks, so whatever failed next (a stale handle, a
+   storage no longer live, a plan step on a reclaimed executor) is not the caller's
+   argument nor an inner error, but CANN's "called after aclFinalize". */
+static aclnnStatus finalized_during(const char *api) {
+    return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR,
+                        "%s: aclInit has not been called (aclFinalize ran during this call)", api);
+}
+
+/* Phase 1 from the handle checks on, once the runtime was found initialized. */
+static aclnnStatus plan_call(const ew_operator *op, const char *api, const aclTensor *const *inputs,
+                             const aclTensor *const *tensors, aclTensor *out, uint64_t *workspace_size,
+                             aclOpExecutor **executor) {
     const int n = op->input_count;
-    const aclTensor *tensors[EW_MAX_INPUTS + 1];
-    for (int i = 0; i < n; i++) tensors[i] = inputs[i];
-    tensors[n] = out;
-    aclnnStatus status = check_pointers(op, api, tensors, workspace_size, executor);
-    if (status != ACLNN_SUCCESS) return status;
-    /* The rest needs the runtime: the product profile, the live allocations. */
-    if (!mgrt_initialized()) return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
+    aclnnStatus status = ACLNN_SUCCESS;
     /* One snapshot of each tensor (a tensor passed twice, in place, is read once), taken
        under its lock: every check below and the plan judge that descriptor, whatever
        aclInitTensor does on another thread meanwhile. Destroyed or foreign handles: 161002
@@ -278,6 +283,10 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
         }
     }
     uint64_t workspace = nnop_executor_workspace_size(planned);
+    if (!mgrt_initialized()) { /* the executor went with aclFinalize: do not hand out its handle */
+        nnop_executor_abandon(planned);
+        return finalized_during(api);
+    }
     if (mgrt_log_enabled(MGRT_LOG_INFO)) {
         char shape[160], dense[160];
         size_t used = 0;
@@ -293,7 +302,28 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
     return ACLNN_SUCCESS;
 }
 
+aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const aclTensor *const *inputs,
+                                  aclTensor *out, uint64_t *workspace_size, aclOpExecutor **executor) {
+    const int n = op->input_count;
+    const aclTensor *tensors[EW_MAX_INPUTS + 1];
+    for (int i = 0; i < n; i++) tensors[i] = inputs[i];
+    tensors[n] = out;
+    aclnnStatus status = check_pointers(op, api, tensors, workspace_size, executor);
+    if (status != ACLNN_SUCCESS) return status;
+    /* The rest needs the runtime: the product profile, the live allocations. */
+    if (!mgrt_initialized()) return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
+    status = plan_call(op, api, inputs, tensors, out, workspace_size, executor);
+    if (status != ACLNN_SUCCESS && status != ACLNN_ERR_RUNTIME_ERROR && !mgrt_initialized())
+        return finalized_during(api);
+    return status;
+}
+
 aclnnStatus ew_launch(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                       aclrtStream stream) {
-    return nnop_executor_launch(api, workspace, workspace_size, executor, stream);
+    aclnnStatus status = nnop_executor_launch(api, workspace, workspace_size, executor, stream);
+    /* As in phase 1: a launch aclFinalize overtook (its executor reclaimed, its blocks
+       freed) is a call after aclFinalize. */
+    if (status != ACLNN_SUCCESS && status != ACLNN_ERR_RUNTIME_ERROR && !mgrt_initialized())
+        return finalized_during(api);
+    return status;
 }

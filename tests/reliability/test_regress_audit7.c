@@ -7,6 +7,8 @@
  *       freed under a reader (ASan: heap-use-after-free), unlocked reads (TSan: data race),
  *       and a descriptor read piecemeal (a shape from one aclInitTensor, values of another)
  *                                                                   -- threads, run under TSan
+ *   F3  aclFinalize during a phase 1 answered 561000 "step Mish: the executor is not live"
+ *       (or 161002 for a tensor finalize reclaimed): now 361001 naming the API -- threads
  *
  * Every thread that calls the runtime sets device 0 first (CANN's per-thread context).
  */
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_mish.h"
@@ -218,6 +221,76 @@ MG_TEST(init_tensor_races_phase1_and_getters) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
     MG_CHECK_EQ_INT(aclrtFree(s.block), 0);
     MG_CHECK_EQ_INT(aclrtFree(out_block), 0);
+}
+
+/* ---- F3: aclFinalize during a phase 1 ------------------------------------------------ */
+
+/* A thread calls aclFinalize after 0..199 us while the main thread runs phase 1 in a loop
+   (in place on a dense tensor, and aclnnMish into a transposed output: a plan of several
+   steps). Whatever instant finalize lands on -- before the call, while its tensors are
+   read, while its plan is built -- the call must fail as CANN's table says for a call after
+   aclFinalize: 361001, the message naming the API and aclInit (and, when finalize ran during
+   the call, saying so). Never an inner error, nor a stale handle blamed on the caller. */
+#define F3_ROUNDS 150
+
+typedef struct f3_finalizer {
+    long delay_us;
+    aclError status;
+} f3_finalizer;
+
+static void *f3_finalize(void *opaque) {
+    f3_finalizer *f = opaque;
+    struct timespec t = {0, f->delay_us * 1000};
+    nanosleep(&t, NULL);
+    f->status = aclFinalize();
+    return NULL;
+}
+
+MG_TEST(finalize_racing_phase1_is_361001) {
+    mg_acl_session_up();
+    int bad = 0, during = 0;
+    long calls = 0;
+    char failure[512] = "";
+    for (int round = 0; round < F3_ROUNDS; round++) {
+        if (round > 0) MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+        void *in_block = device_block(64 * 64 * 4), *out_block = device_block(64 * 64 * 4);
+        MG_CHECK(in_block != NULL && out_block != NULL);
+        const int64_t dims[2] = {64, 64}, transposed[2] = {1, 64}, storage[1] = {64 * 64};
+        aclTensor *self = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, in_block);
+        aclTensor *out = aclCreateTensor(dims, 2, ACL_FLOAT, transposed, 0, ACL_FORMAT_ND, storage, 1, out_block);
+        MG_CHECK(self != NULL && out != NULL);
+        f3_finalizer f = {round % 200, -1};
+        pthread_t finalizer;
+        MG_CHECK_EQ_INT(pthread_create(&finalizer, NULL, f3_finalize, &f), 0);
+        /* Executors left unlaunched are aclFinalize's to reclaim. */
+        for (;;) {
+            uint64_t ws = 0;
+            aclOpExecutor *ex = NULL;
+            const char *api = (calls & 1) ? "aclnnMishGetWorkspaceSize" : "aclnnInplaceMishGetWorkspaceSize";
+            aclnnStatus r = (calls & 1) ? aclnnMishGetWorkspaceSize(self, out, &ws, &ex)
+                                        : aclnnInplaceMishGetWorkspaceSize(self, &ws, &ex);
+            calls++;
+            if (r == ACLNN_SUCCESS) continue;
+            char text[600];
+            message_into(text, sizeof text);
+            if (strstr(text, "aclFinalize ran during") != NULL) during++;
+            if ((r != ACLNN_ERR_RUNTIME_ERROR || strstr(text, api) == NULL ||
+                 strstr(text, "aclInit has not been called") == NULL) &&
+                bad++ == 0)
+                snprintf(failure, sizeof failure, "round %d: %s returned %d: %.400s", round, api, (int)r, text);
+            break;
+        }
+        pthread_join(finalizer, NULL);
+        MG_CHECK_EQ_INT(f.status, 0);
+    }
+    printf("  %d rounds, %ld phase-1 calls, %d failed calls saw aclFinalize run during them\n", F3_ROUNDS, calls,
+           during);
+    if (bad) MG_FAIL("%d rounds ended in a status or message other than 361001 naming the API; first: %s", bad,
+                     failure);
+    /* The session again, for whatever runs after. */
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
 }
 
 MG_TEST_MAIN()
