@@ -370,15 +370,20 @@ static aclnnStatus validate(const nnop_tensor_snapshot *t, const char *api, cons
     void *data = t->data;
     view->data = data;
     int empty = 0;
+    /* Every dim before any stride: with NULL strides aclCreateTensor derives them from the
+       dims, so a negative dim also makes the strides of the dims before it negative, and
+       the caller must hear of the dim they gave, not of a stride they did not. */
     for (int i = 0; i < view->rank; i++) {
         view->dims[i] = t->dims[i];
-        view->strides[i] = t->strides[i];
         if (t->dims[i] < 0)
             return INVALID("%s: %s's dim %d is %lld; dims must be >= 0", api, name, i, (long long)t->dims[i]);
+        if (t->dims[i] == 0) empty = 1;
+    }
+    for (int i = 0; i < view->rank; i++) {
+        view->strides[i] = t->strides[i];
         if (t->strides[i] < 0)
             return INVALID("%s: %s's stride in dim %d is %lld; negative strides are not supported", api, name,
                            i, (long long)t->strides[i]);
-        if (t->dims[i] == 0) empty = 1;
     }
     int64_t numel = 1;
     if (empty) {

@@ -9,6 +9,7 @@
  *                                                                   -- threads, run under TSan
  *   F3  aclFinalize during a phase 1 answered 561000 "step Mish: the executor is not live"
  *       (or 161002 for a tensor finalize reclaimed): now 361001 naming the API -- threads
+ *   F4  a negative dim with NULL strides reported as the negative stride derived from it
  *
  * Every thread that calls the runtime sets device 0 first (CANN's per-thread context).
  */
@@ -291,6 +292,55 @@ MG_TEST(finalize_racing_phase1_is_361001) {
     /* The session again, for whatever runs after. */
     MG_CHECK_EQ_INT(aclInit(NULL), 0);
     MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+}
+
+/* ---- F4: a negative dim is reported as the dim --------------------------------------- */
+
+/* With NULL strides aclCreateTensor derives row-major strides from the dims, so a negative
+   dim makes an earlier dim's derived stride negative too; validation checked dim i and
+   stride i together and so reported a stride the caller never gave. Every dim is checked
+   before any stride now. */
+static void f4_expect(aclnnStatus r, const char *want) {
+    char text[600];
+    message_into(text, sizeof text);
+    MG_CHECK_EQ_INT(r, ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(text, want);
+}
+
+MG_TEST(negative_dim_reported_before_any_stride) {
+    mg_acl_session_up();
+    void *block = device_block(256), *out_block = device_block(256);
+    MG_CHECK(block != NULL && out_block != NULL);
+    const int64_t storage[1] = {12};
+    uint64_t ws = 7;
+    aclOpExecutor *ex = NULL;
+    /* The audit's case: selfRef [3,-4], strides NULL (derived [-4,1]). */
+    aclTensor *t = aclCreateTensor((const int64_t[]){3, -4}, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, block);
+    MG_CHECK(t != NULL);
+    f4_expect(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), "selfRef's dim 1 is -4");
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+    /* aclnnMish, every tensor [0,-1] (equal shapes, so validation is what refuses). */
+    aclTensor *self = aclCreateTensor((const int64_t[]){0, -1}, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, block);
+    aclTensor *out =
+        aclCreateTensor((const int64_t[]){0, -1}, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, out_block);
+    MG_CHECK(self != NULL && out != NULL);
+    f4_expect(aclnnMishGetWorkspaceSize(self, out, &ws, &ex), "self's dim 1 is -1");
+    MG_CHECK_EQ_INT(aclDestroyTensor(self), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(out), 0);
+    /* Given strides: a negative dim still comes before a negative stride in an earlier dim,
+       and a negative stride alone is still reported as the stride. */
+    t = aclCreateTensor((const int64_t[]){3, -4}, 2, ACL_FLOAT, (const int64_t[]){-4, 1}, 0, ACL_FORMAT_ND, storage, 1,
+                        block);
+    f4_expect(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), "selfRef's dim 1 is -4");
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+    t = aclCreateTensor((const int64_t[]){3, 4}, 2, ACL_FLOAT, (const int64_t[]){4, -1}, 0, ACL_FORMAT_ND, storage, 1,
+                        block);
+    f4_expect(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), "selfRef's stride in dim 1 is -1");
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+    MG_CHECK_EQ_INT(ws, 7); /* nothing written on failure */
+    MG_CHECK(ex == NULL);
+    MG_CHECK_EQ_INT(aclrtFree(block), 0);
+    MG_CHECK_EQ_INT(aclrtFree(out_block), 0);
 }
 
 MG_TEST_MAIN()
