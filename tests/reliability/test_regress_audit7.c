@@ -10,6 +10,8 @@
  *   F3  aclFinalize during a phase 1 answered 561000 "step Mish: the executor is not live"
  *       (or 161002 for a tensor finalize reclaimed): now 361001 naming the API -- threads
  *   F4  a negative dim with NULL strides reported as the negative stride derived from it
+ *   F5  docs/reliability.md's misuse table gave aclDestroyAclOpExecutor(NULL) another status
+ *       than the code's (the row is read from the doc)
  *
  * Every thread that calls the runtime sets device 0 first (CANN's per-thread context).
  */
@@ -341,6 +343,34 @@ MG_TEST(negative_dim_reported_before_any_stride) {
     MG_CHECK(ex == NULL);
     MG_CHECK_EQ_INT(aclrtFree(block), 0);
     MG_CHECK_EQ_INT(aclrtFree(out_block), 0);
+}
+
+/* ---- F5: the misuse table says what the code returns ------------------------------- */
+
+/* docs/reliability.md's misuse table gave 161001 for aclDestroyAclOpExecutor(NULL); the code,
+   docs/runtime.md and CANN's own doc say 561103. The row's status is read from the doc and
+   compared with the call's. */
+MG_TEST(misuse_table_destroy_null_executor_matches_the_code) {
+#ifndef MISHGRAD_SOURCE_DIR
+    MG_SKIP("built without MISHGRAD_SOURCE_DIR: the doc's path is unknown");
+#else
+    const char *path = MISHGRAD_SOURCE_DIR "/docs/reliability.md";
+    FILE *doc = fopen(path, "r");
+    if (doc == NULL) MG_SKIP("%s cannot be read", path);
+    static const char row[] = "| `aclDestroyAclOpExecutor(NULL)` |";
+    char line[1024];
+    long documented = -1;
+    while (fgets(line, sizeof line, doc) != NULL)
+        if (strncmp(line, row, sizeof row - 1) == 0) documented = strtol(line + sizeof row - 1, NULL, 10);
+    fclose(doc);
+    MG_CHECK(documented > 0);
+    mg_acl_session_up();
+    aclnnStatus actual = aclDestroyAclOpExecutor(NULL);
+    char text[600];
+    MG_CHECK_STR_CONTAINS(message_into(text, sizeof text), "executor is NULL");
+    MG_CHECK_EQ_INT(actual, ACLNN_ERR_INNER_NULLPTR);
+    MG_CHECK_EQ_INT(documented, actual);
+#endif
 }
 
 MG_TEST_MAIN()
