@@ -12,6 +12,7 @@
  *   F4  a negative dim with NULL strides reported as the negative stride derived from it
  *   F5  docs/reliability.md's misuse table gave aclDestroyAclOpExecutor(NULL) another status
  *       than the code's (the row is read from the doc)
+ *   F6  a workspace overlapping a tensor's storage accepted (wrong results): now 161002
  *
  * Every thread that calls the runtime sets device 0 first (CANN's per-thread context).
  */
@@ -371,6 +372,98 @@ MG_TEST(misuse_table_destroy_null_executor_matches_the_code) {
     MG_CHECK_EQ_INT(actual, ACLNN_ERR_INNER_NULLPTR);
     MG_CHECK_EQ_INT(documented, actual);
 #endif
+}
+
+/* ---- F6: a workspace that overlaps a tensor ------------------------------------------ */
+
+/* The plan writes its dense copies into the workspace while it reads and writes the
+   tensors: a workspace range [workspace, workspace + the size phase 1 reported) that meets
+   any tensor's storage gave silently wrong results. Phase 2 refuses it now (161002 naming
+   the workspace and the tensor, nothing written); a workspace beside the storage, and a
+   NULL or any pointer when phase 1 reported 0 bytes, are accepted as before. */
+
+/* x[i] = i / 16 - 2 over n floats. */
+static void f6_fill(float *x, int n) {
+    for (int i = 0; i < n; i++) x[i] = (float)i / 16.0f - 2.0f;
+}
+
+/* Whether x[first .. first + n) still holds what f6_fill wrote. */
+static int f6_unchanged(const float *x, int first, int n) {
+    for (int i = first; i < first + n; i++)
+        if (x[i] != (float)i / 16.0f - 2.0f) return 0;
+    return 1;
+}
+
+static void f6_expect_refused(aclnnStatus r, const char *tensor_name) {
+    char text[600];
+    message_into(text, sizeof text);
+    MG_CHECK_EQ_INT(r, ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(text, "workspace");
+    MG_CHECK_STR_CONTAINS(text, tensor_name);
+}
+
+MG_TEST(workspace_overlapping_a_tensor_is_refused) {
+    mg_acl_session_up();
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), 0);
+    /* One 1 KiB block: a tensor's 8x8 floats in its first 256 bytes, the rest spare. */
+    float *block = device_block(1024), *other = device_block(1024);
+    MG_CHECK(block != NULL && other != NULL);
+    const int64_t dims[2] = {8, 8}, transposed[2] = {1, 8}, storage[1] = {64};
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
+
+    /* In place on a transposed selfRef: the workspace is its gathered copy (256 bytes). */
+    aclTensor *t = aclCreateTensor(dims, 2, ACL_FLOAT, transposed, 0, ACL_FORMAT_ND, storage, 1, block);
+    MG_CHECK(t != NULL);
+    const size_t offsets[3] = {0, 128, 252}; /* the same block, half over it, its last 4 bytes */
+    for (int k = 0; k < 3; k++) {
+        f6_fill(block, 256);
+        MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), 0);
+        MG_CHECK_EQ_INT(ws, 256);
+        f6_expect_refused(aclnnInplaceMish((char *)block + offsets[k], ws, ex, stream), "selfRef");
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), 0);
+        MG_CHECK(f6_unchanged(block, 0, 256));
+    }
+    /* Right beside the storage: accepted, and computed. */
+    f6_fill(block, 256);
+    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), 0);
+    MG_CHECK_EQ_INT(aclnnInplaceMish((char *)block + 256, ws, ex, stream), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), 0);
+    MG_CHECK(!f6_unchanged(block, 0, 64));
+    MG_CHECK(f6_unchanged(block, 128, 128)); /* past the workspace: untouched */
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+
+    /* aclnnMish with a transposed out: the workspace over out's storage, then over self's. */
+    aclTensor *self = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, other);
+    aclTensor *out = aclCreateTensor(dims, 2, ACL_FLOAT, transposed, 0, ACL_FORMAT_ND, storage, 1, block);
+    MG_CHECK(self != NULL && out != NULL);
+    f6_fill(block, 256);
+    f6_fill(other, 256);
+    MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(self, out, &ws, &ex), 0);
+    MG_CHECK_EQ_INT(ws, 256);
+    f6_expect_refused(aclnnMish(block, ws, ex, stream), "out");
+    MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(self, out, &ws, &ex), 0);
+    f6_expect_refused(aclnnMish((char *)other + 64, ws, ex, stream), "self");
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), 0);
+    MG_CHECK(f6_unchanged(block, 0, 256) && f6_unchanged(other, 0, 256));
+    MG_CHECK_EQ_INT(aclDestroyTensor(self), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(out), 0);
+
+    /* A plan that needs no workspace: NULL, or any pointer with size 0 (a tensor's own
+       block included), is accepted, as CANN accepts it. */
+    t = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, block);
+    MG_CHECK(t != NULL);
+    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), 0);
+    MG_CHECK_EQ_INT(ws, 0);
+    MG_CHECK_EQ_INT(aclnnInplaceMish(NULL, 0, ex, stream), 0);
+    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(t, &ws, &ex), 0);
+    MG_CHECK_EQ_INT(aclnnInplaceMish(block, 0, ex, stream), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
+    MG_CHECK_EQ_INT(aclrtFree(block), 0);
+    MG_CHECK_EQ_INT(aclrtFree(other), 0);
 }
 
 MG_TEST_MAIN()
