@@ -28,6 +28,7 @@ typedef struct tensor_block {
 
 static void destroy_tensor(void *object) {
     tensor_block *b = object;
+    pthread_mutex_destroy(&b->tensor.lock);
     if (b->arrays != b->inline_arrays) mgrt_free(b->arrays);
     mgrt_free(b);
 }
@@ -108,11 +109,12 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
     }
     b->arrays = b->inline_arrays;
     b->capacity = values;
+    pthread_mutex_init(&b->tensor.lock, NULL);
     fill_tensor(&b->tensor, b->arrays, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
                 storageDimsNum, tensorData);
     aclTensor *handle = mgrt_handle_register(MGRT_HANDLE_TENSOR, b, destroy_tensor);
     if (handle == NULL) {
-        mgrt_free(b);
+        destroy_tensor(b);
         mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory registering the tensor (an allocation failed)", api);
     }
     return handle;
@@ -146,9 +148,12 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     tensor_block *b = mgrt_handle_pin(tensor, MGRT_HANDLE_TENSOR);
     if (b == NULL) return nnop_check_handle(tensor, MGRT_HANDLE_TENSOR, api, "tensor", ACLNN_ERR_PARAM_NULLPTR);
     nnop_tensor *t = &b->tensor;
+    /* Readers copy under the lock; the old arrays are freed after it, when none can hold them. */
+    pthread_mutex_lock(&t->lock);
     const uint64_t rank = new_view ? viewDimsNum : t->rank;
     const uint64_t storage_rank = new_storage ? storageDimsNum : t->storage_rank;
     if (stride != NULL && viewDimsNum != rank) {
+        pthread_mutex_unlock(&t->lock);
         mgrt_handle_unpin(tensor);
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: stride gives %llu dims but the view keeps its %llu (viewDims is NULL or "
@@ -160,6 +165,7 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     int64_t *kept = mgrt_malloc((size_t)(rank + storage_rank + 1) * sizeof(int64_t));
     int64_t *room = values > b->capacity ? mgrt_malloc((size_t)values * sizeof(int64_t)) : b->arrays;
     if (kept == NULL || room == NULL) {
+        pthread_mutex_unlock(&t->lock);
         if (room != b->arrays) mgrt_free(room);
         mgrt_free(kept);
         mgrt_handle_unpin(tensor);
@@ -177,6 +183,7 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     void *data = tensorDataAddr != NULL ? tensorDataAddr : atomic_load_explicit(&t->data, memory_order_relaxed);
     fill_tensor(t, room, new_view ? viewDims : kept, rank, dataType, stride, offset, format,
                 new_storage ? storageDims : kept + rank, storage_rank, data);
+    pthread_mutex_unlock(&t->lock);
     mgrt_handle_unpin(tensor);
     mgrt_free(old);
     mgrt_free(kept);
@@ -212,16 +219,15 @@ static aclnnStatus copy_array(const char *api, const aclTensor *tensor, array_fi
     nnop_tensor *t = NULL;
     aclnnStatus status = pin_for_getter(api, tensor, out, out_name, out_count, count_name, &t);
     if (status != ACLNN_SUCCESS) return status;
+    pthread_mutex_lock(&t->lock); /* the count and the values of one descriptor */
     const int64_t *values = field == VIEW_SHAPE ? t->view_dims : field == VIEW_STRIDES ? t->strides : t->storage_dims;
     uint64_t count = field == STORAGE_SHAPE ? t->storage_rank : t->rank;
     /* malloc, not mgrt_malloc: the caller releases it with free(). */
     int64_t *copy = malloc(count ? count * sizeof(int64_t) : sizeof(int64_t));
-    if (copy == NULL) {
-        nnop_tensor_unpin(tensor);
-        return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: out of memory (an allocation failed)", api);
-    }
-    if (count > 0) memcpy(copy, values, count * sizeof(int64_t));
+    if (copy != NULL && count > 0) memcpy(copy, values, count * sizeof(int64_t));
+    pthread_mutex_unlock(&t->lock);
     nnop_tensor_unpin(tensor);
+    if (copy == NULL) return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: out of memory (an allocation failed)", api);
     *out = copy;
     *out_count = count;
     return ACLNN_SUCCESS;
@@ -240,41 +246,26 @@ aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, u
                       "storageDimsNum");
 }
 
-#define DEFINE_SCALAR_GETTER(function, type, argument, read)                                             \
+/* `locked`: read under the tensor's lock (the descriptor fields); the address is atomic. */
+#define DEFINE_SCALAR_GETTER(function, type, argument, read, locked)                                     \
     aclnnStatus function(const aclTensor *tensor, type *argument) {                                      \
         nnop_tensor *t = NULL;                                                                           \
         aclnnStatus status = pin_for_getter(#function, tensor, argument, #argument, NULL, NULL, &t);    \
         if (status != ACLNN_SUCCESS) return status;                                                      \
-        *argument = read;                                                                                \
+        if (locked) pthread_mutex_lock(&t->lock);                                                        \
+        type value = read;                                                                               \
+        if (locked) pthread_mutex_unlock(&t->lock);                                                      \
         nnop_tensor_unpin(tensor);                                                                       \
+        *argument = value;                                                                               \
         return ACLNN_SUCCESS;                                                                            \
     }
 
-DEFINE_SCALAR_GETTER(aclGetViewOffset, int64_t, offset, t->offset)
-DEFINE_SCALAR_GETTER(aclGetFormat, aclFormat, format, t->format)
-DEFINE_SCALAR_GETTER(aclGetDataType, aclDataType, dataType, t->dtype)
-DEFINE_SCALAR_GETTER(aclGetRawTensorAddr, void *, addr, atomic_load_explicit(&t->data, memory_order_relaxed))
+DEFINE_SCALAR_GETTER(aclGetViewOffset, int64_t, offset, t->offset, 1)
+DEFINE_SCALAR_GETTER(aclGetFormat, aclFormat, format, t->format, 1)
+DEFINE_SCALAR_GETTER(aclGetDataType, aclDataType, dataType, t->dtype, 1)
+DEFINE_SCALAR_GETTER(aclGetRawTensorAddr, void *, addr, atomic_load_explicit(&t->data, memory_order_relaxed), 0)
 
-/* ---- what an operator reads before validation ------------------------------------------ */
-
-aclDataType nnop_tensor_dtype(const aclTensor *handle) {
-    nnop_tensor *t = nnop_tensor_pin(handle);
-    if (t == NULL) return ACL_DT_UNDEFINED;
-    aclDataType dtype = t->dtype;
-    nnop_tensor_unpin(handle);
-    return dtype;
-}
-
-uint64_t nnop_tensor_shape(const aclTensor *handle, int64_t *dims, int capacity) {
-    nnop_tensor *t = nnop_tensor_pin(handle);
-    if (t == NULL) return 0;
-    for (uint64_t i = 0; i < t->rank && i < (uint64_t)capacity; i++) dims[i] = t->view_dims[i];
-    uint64_t rank = t->rank;
-    nnop_tensor_unpin(handle);
-    return rank;
-}
-
-/* ---- validation ---------------------------------------------------------------------- */
+/* ---- snapshots: what an operator reads ------------------------------------------------- */
 
 /* a * b into *out; 0 on int64 overflow. Both non-negative. */
 static int mul_checked(int64_t a, int64_t b, int64_t *out) {
@@ -282,6 +273,81 @@ static int mul_checked(int64_t a, int64_t b, int64_t *out) {
     *out = a * b;
     return 1;
 }
+
+/* Copies the descriptor of a pinned tensor (the caller holds no lock). */
+static void take_snapshot(nnop_tensor *t, nnop_tensor_snapshot *s) {
+    pthread_mutex_lock(&t->lock);
+    s->rank = t->rank;
+    s->storage_rank = t->storage_rank;
+    s->dtype = t->dtype;
+    s->format = t->format;
+    s->offset = t->offset;
+    s->data = atomic_load_explicit(&t->data, memory_order_relaxed);
+    uint64_t kept = t->rank < NNOP_MAX_RANK ? t->rank : NNOP_MAX_RANK;
+    for (uint64_t i = 0; i < kept; i++) {
+        s->dims[i] = t->view_dims[i];
+        s->strides[i] = t->strides[i];
+    }
+    /* The storage, judged here in validation's order: a negative dim, else an overflow. */
+    int64_t storage = 1;
+    s->storage_fault = 0;
+    s->storage_fault_dim = 0;
+    s->storage_fault_value = 0;
+    for (uint64_t i = 0; i < t->storage_rank; i++) {
+        if (t->storage_dims[i] < 0) {
+            s->storage_fault = 1;
+            s->storage_fault_dim = i;
+            s->storage_fault_value = t->storage_dims[i];
+            break;
+        }
+        if (!mul_checked(storage, t->storage_dims[i], &storage)) {
+            s->storage_fault = 2;
+            s->storage_fault_dim = i;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    s->storage_elems = storage;
+}
+
+aclnnStatus nnop_tensor_snapshot_of(const aclTensor *handle, const char *api, const char *name,
+                                    nnop_tensor_snapshot *snapshot) {
+    nnop_tensor *t = nnop_tensor_pin(handle);
+    if (t == NULL) {
+        aclnnStatus status = nnop_tensor_check(handle, api, name);
+        /* live when checked, destroyed just before the pin: still this call's 161002 */
+        return status != ACLNN_SUCCESS ? status
+                                       : mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                                                      "%s: %s (aclTensor %p) was destroyed during this call", api,
+                                                      name, (const void *)handle);
+    }
+    take_snapshot(t, snapshot);
+    nnop_tensor_unpin(handle);
+    return ACLNN_SUCCESS;
+}
+
+aclDataType nnop_tensor_dtype(const aclTensor *handle) {
+    nnop_tensor *t = nnop_tensor_pin(handle);
+    if (t == NULL) return ACL_DT_UNDEFINED;
+    pthread_mutex_lock(&t->lock);
+    aclDataType dtype = t->dtype;
+    pthread_mutex_unlock(&t->lock);
+    nnop_tensor_unpin(handle);
+    return dtype;
+}
+
+uint64_t nnop_tensor_shape(const aclTensor *handle, int64_t *dims, int capacity) {
+    nnop_tensor *t = nnop_tensor_pin(handle);
+    if (t == NULL) return 0;
+    pthread_mutex_lock(&t->lock);
+    for (uint64_t i = 0; i < t->rank && i < (uint64_t)capacity; i++) dims[i] = t->view_dims[i];
+    uint64_t rank = t->rank;
+    pthread_mutex_unlock(&t->lock);
+    nnop_tensor_unpin(handle);
+    return rank;
+}
+
+/* ---- validation ---------------------------------------------------------------------- */
 
 static int add_checked(int64_t a, int64_t b, int64_t *out) {
     if (b > INT64_MAX - a) return 0;
@@ -291,7 +357,7 @@ static int add_checked(int64_t a, int64_t b, int64_t *out) {
 
 #define INVALID(...) mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, __VA_ARGS__)
 
-static aclnnStatus validate(const nnop_tensor *t, const char *api, const char *name, nnop_view *view) {
+static aclnnStatus validate(const nnop_tensor_snapshot *t, const char *api, const char *name, nnop_view *view) {
     if (t->rank > NNOP_MAX_RANK)
         return INVALID("%s: %s has %llu dims; at most %d are supported", api, name, (unsigned long long)t->rank,
                        NNOP_MAX_RANK);
@@ -301,18 +367,23 @@ static aclnnStatus validate(const nnop_tensor *t, const char *api, const char *n
     if (view->elem_size == 0) view->elem_size = 1;
     if (t->offset < 0) return INVALID("%s: %s has offset %lld; it must be >= 0", api, name, (long long)t->offset);
     view->offset = t->offset;
-    void *data = atomic_load_explicit(&t->data, memory_order_relaxed);
+    void *data = t->data;
     view->data = data;
     int empty = 0;
+    /* Every dim before any stride: with NULL strides aclCreateTensor derives them from the
+       dims, so a negative dim also makes the strides of the dims before it negative, and
+       the caller must hear of the dim they gave, not of a stride they did not. */
     for (int i = 0; i < view->rank; i++) {
-        view->dims[i] = t->view_dims[i];
+        view->dims[i] = t->dims[i];
+        if (t->dims[i] < 0)
+            return INVALID("%s: %s's dim %d is %lld; dims must be >= 0", api, name, i, (long long)t->dims[i]);
+        if (t->dims[i] == 0) empty = 1;
+    }
+    for (int i = 0; i < view->rank; i++) {
         view->strides[i] = t->strides[i];
-        if (t->view_dims[i] < 0)
-            return INVALID("%s: %s's dim %d is %lld; dims must be >= 0", api, name, i, (long long)t->view_dims[i]);
         if (t->strides[i] < 0)
             return INVALID("%s: %s's stride in dim %d is %lld; negative strides are not supported", api, name,
                            i, (long long)t->strides[i]);
-        if (t->view_dims[i] == 0) empty = 1;
     }
     int64_t numel = 1;
     if (empty) {
@@ -323,14 +394,11 @@ static aclnnStatus validate(const nnop_tensor *t, const char *api, const char *n
                 return INVALID("%s: %s has more elements than int64 can count", api, name);
     }
     view->numel = numel;
-    int64_t storage = 1;
-    for (uint64_t i = 0; i < t->storage_rank; i++) {
-        if (t->storage_dims[i] < 0)
-            return INVALID("%s: %s has storage dim %llu = %lld; dims must be >= 0", api, name, (unsigned long long)i,
-                           (long long)t->storage_dims[i]);
-        if (!mul_checked(storage, t->storage_dims[i], &storage))
-            return INVALID("%s: %s has a storage larger than int64 can count", api, name);
-    }
+    if (t->storage_fault == 1)
+        return INVALID("%s: %s has storage dim %llu = %lld; dims must be >= 0", api, name,
+                       (unsigned long long)t->storage_fault_dim, (long long)t->storage_fault_value);
+    if (t->storage_fault != 0) return INVALID("%s: %s has a storage larger than int64 can count", api, name);
+    int64_t storage = t->storage_elems;
     view->storage_elems = storage;
     /* Row-major strides (size-1 dims do not matter, as in PyTorch) make the view dense. */
     int64_t expected = 1;
@@ -373,13 +441,18 @@ static aclnnStatus validate(const nnop_tensor *t, const char *api, const char *n
     return ACLNN_SUCCESS;
 }
 
+aclnnStatus nnop_view_from_snapshot(const nnop_tensor_snapshot *snapshot, const char *api, const char *name,
+                                    nnop_view *view) {
+    memset(view, 0, sizeof *view);
+    return validate(snapshot, api, name, view);
+}
+
 aclnnStatus nnop_view_from_tensor(const aclTensor *handle, const char *api, const char *name, nnop_view *view) {
     memset(view, 0, sizeof *view);
-    nnop_tensor *t = nnop_tensor_pin(handle);
-    if (t == NULL) return nnop_tensor_check(handle, api, name);
-    aclnnStatus status = validate(t, api, name, view);
-    nnop_tensor_unpin(handle);
-    return status;
+    nnop_tensor_snapshot snapshot;
+    aclnnStatus status = nnop_tensor_snapshot_of(handle, api, name, &snapshot);
+    if (status != ACLNN_SUCCESS) return status;
+    return validate(&snapshot, api, name, view);
 }
 
 void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo, uintptr_t *hi) {

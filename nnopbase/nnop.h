@@ -49,9 +49,38 @@ typedef struct nnop_view {
     int contiguous;                 /* strides are row-major for dims (size-1 dims ignored) */
 } nnop_view;
 
-/* What an operator may read of a tensor before it validates it (CANN's checks look at
-   dtype, rank and shape before the storage): its dtype, and its rank with the first
-   `capacity` view dims copied into `dims`. Check `t` with nnop_tensor_check first. */
+/* A tensor's descriptor copied at one instant (under the tensor's lock), so that every
+   check and the plan of one call judge the same descriptor however another thread calls
+   aclInitTensor meanwhile. The view's dims and strides are kept up to NNOP_MAX_RANK (a
+   larger rank is refused by validation, which needs only the count); the storage dims,
+   which may be up to 1024, are judged while the descriptor is held: their element count,
+   or the first fault, in the order validation reports them. */
+typedef struct nnop_tensor_snapshot {
+    uint64_t rank;                  /* view dims (dims/strides hold the first NNOP_MAX_RANK) */
+    uint64_t storage_rank;
+    aclDataType dtype;
+    aclFormat format;
+    int64_t offset;
+    void *data;
+    int64_t dims[NNOP_MAX_RANK];
+    int64_t strides[NNOP_MAX_RANK];
+    int64_t storage_elems;          /* product of the storage dims (when storage_fault is 0) */
+    int storage_fault;              /* 0; 1 storage dim storage_fault_dim is negative
+                                       (storage_fault_value); 2 the product overflows int64 */
+    uint64_t storage_fault_dim;
+    int64_t storage_fault_value;
+} nnop_tensor_snapshot;
+
+/* Copies `t`'s descriptor into `snapshot`: 0, or 161001 for NULL / 161002 for a stale or
+   foreign handle, with the message naming argument `name` of `api`. Phase 1 takes one per
+   tensor and runs everything on it (CANN's checks look at dtype, rank and shape before the
+   storage: read those from the snapshot, then nnop_view_from_snapshot). */
+NNOP_API aclnnStatus nnop_tensor_snapshot_of(const aclTensor *t, const char *api, const char *name,
+                                             nnop_tensor_snapshot *snapshot);
+
+/* Each a snapshot of its own (prefer one snapshot per call): `t`'s dtype (ACL_DT_UNDEFINED
+   for a handle that is not live), and its rank with the first `capacity` view dims copied
+   into `dims` (rank 0 for such a handle). Check `t` with nnop_tensor_check first. */
 NNOP_API aclDataType nnop_tensor_dtype(const aclTensor *t);
 NNOP_API uint64_t nnop_tensor_shape(const aclTensor *t, int64_t *dims, int capacity);
 
@@ -63,6 +92,9 @@ NNOP_API uint64_t nnop_tensor_shape(const aclTensor *t, int64_t *dims, int capac
    read misaligned). NULL `t` gives 161001. The dtype is not judged. */
 NNOP_API aclnnStatus nnop_view_from_tensor(const aclTensor *t, const char *api, const char *name,
                                            nnop_view *view);
+/* The same validation of a snapshot (nnop_view_from_tensor is a snapshot and this). */
+NNOP_API aclnnStatus nnop_view_from_snapshot(const nnop_tensor_snapshot *snapshot, const char *api,
+                                             const char *name, nnop_view *view);
 /* The bytes [lo, hi) of memory that `view` over `data` can touch (hi == lo when empty). */
 NNOP_API void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo,
                                    uintptr_t *hi);
@@ -115,7 +147,8 @@ typedef int32_t (*nnop_step_fn)(const void *params, void *const *buffers);
 NNOP_API aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const *inputs,
                                              uint32_t input_count, aclTensor *const *outputs,
                                              uint32_t output_count, const char *const *names);
-/* Records the validated view of a slot, so phase 2 can re-check an address set with
+/* Records the validated view of a slot, and its data (view->data, the address phase 1
+   validated) as the slot's address, so phase 2 can re-check an address set with
    aclSetInputTensorAddr / aclSetOutputTensorAddr. `direct`: the kernel reads or writes the
    slot in place (no dense copy in between), so phase 2 must refuse an address that makes a
    direct input overlap a direct output other than exactly (in-place). */

@@ -6,6 +6,7 @@
 #ifndef NNOP_INTERNAL_H_
 #define NNOP_INTERNAL_H_
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "mgrt.h"
@@ -13,8 +14,12 @@
 #include "nnop.h"
 
 /* The object behind an aclTensor handle. The arrays are one allocation (dims), replaced
-   as a whole by aclInitTensor. */
+   as a whole by aclInitTensor. `lock` guards every field but `data` (atomic): aclInitTensor
+   rewrites the descriptor under it, and every reader (nnop_tensor_snapshot, the getters)
+   copies what it needs under it, so no reader sees half of two descriptors or holds an
+   array aclInitTensor has freed (it frees the old arrays after unlocking). */
 typedef struct nnop_tensor {
+    pthread_mutex_t lock;
     uint64_t rank;          /* number of view dims */
     uint64_t storage_rank;
     aclDataType dtype;

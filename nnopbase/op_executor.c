@@ -130,6 +130,7 @@ void nnop_executor_set_view(aclOpExecutor *handle, nnop_buffer_kind kind, uint32
         slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[index] : &e->outputs[index];
         pthread_mutex_lock(&e->lock);
         s->view = *view;
+        s->data = view->data; /* the address phase 1 validated, not a later read of the tensor */
         s->has_view = 1;
         s->direct = direct;
         pthread_mutex_unlock(&e->lock);
@@ -406,6 +407,32 @@ static aclnnStatus check_addresses(const char *api, const executor *e, launch_st
     return ACLNN_SUCCESS;
 }
 
+/* The plan writes its dense copies into the workspace while it reads and writes the
+   tensors, so the range phase 1 reported, [workspace, workspace + its size), must not meet
+   any tensor's storage at the addresses this launch uses (CANN does not check this; there it
+   gives wrong results silently). An empty plan's workspace is never touched: any pointer. */
+static aclnnStatus check_workspace_apart(const char *api, const executor *e, const void *workspace,
+                                         const launch_state *state) {
+    if (e->workspace_size == 0 || workspace == NULL) return ACLNN_SUCCESS;
+    const uintptr_t ws_lo = (uintptr_t)workspace, ws_hi = ws_lo + e->workspace_size;
+    for (int output = 0; output <= 1; output++) {
+        uint32_t count = output ? e->output_count : e->input_count;
+        for (uint32_t i = 0; i < count; i++) {
+            const slot *s = output ? &e->outputs[i] : &e->inputs[i];
+            const void *data = output ? state->outputs[i] : state->inputs[i];
+            if (!s->has_view || s->view.numel == 0 || data == NULL) continue;
+            const uintptr_t lo = (uintptr_t)data, hi = lo + storage_bytes(&s->view);
+            if (lo < ws_hi && ws_lo < hi)
+                return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
+                                    "%s: workspace [%p, +%llu bytes) overlaps the storage of %s (%s) [%p, +%llu "
+                                    "bytes); the workspace must be memory no tensor of the call uses",
+                                    api, workspace, (unsigned long long)e->workspace_size, s->name, e->op_name,
+                                    data, (unsigned long long)storage_bytes(&s->view));
+        }
+    }
+    return ACLNN_SUCCESS;
+}
+
 static void *resolve(const launch_state *state, nnop_buffer buffer, void *workspace) {
     unsigned char *base;
     switch (buffer.kind) {
@@ -472,6 +499,7 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
 
     aclnnStatus status = check_workspace(api, e, workspace, workspace_size, &state);
     if (status == ACLNN_SUCCESS) status = check_addresses(api, e, &state);
+    if (status == ACLNN_SUCCESS) status = check_workspace_apart(api, e, workspace, &state);
     launch_task *task = NULL;
     uint64_t work_elements = e->work_elements;
     if (status == ACLNN_SUCCESS) {

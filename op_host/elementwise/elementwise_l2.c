@@ -110,7 +110,7 @@ static void fallback_dtypes(const ew_operator *op, ew_dtype_list *list) {
 }
 
 /* The dtype list, then equal dtypes. */
-static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const aclTensor *const *tensors) {
+static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const nnop_tensor_snapshot *tensors) {
     const mgrt_soc_profile *soc = mgrt_soc();
     ew_dtype_list fallback;
     const ew_dtype_list *allowed = product_dtypes(op);
@@ -120,7 +120,7 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const ac
     }
     const int count = op->input_count + 1;
     for (int i = 0; i < count; i++) {
-        aclDataType dtype = nnop_tensor_dtype(tensors[i]);
+        aclDataType dtype = tensors[i].dtype;
         if (list_has(allowed, dtype)) continue;
         char supported[160], hint[160] = "";
         format_dtypes(allowed, supported, sizeof supported);
@@ -130,9 +130,9 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const ac
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s (value %d); supported: %s%s", api,
                             op->names[i], ew_dtype_name(dtype), (int)dtype, supported, hint);
     }
-    aclDataType first = nnop_tensor_dtype(tensors[0]);
+    aclDataType first = tensors[0].dtype;
     for (int i = 1; i < count; i++) {
-        aclDataType dtype = nnop_tensor_dtype(tensors[i]);
+        aclDataType dtype = tensors[i].dtype;
         if (dtype != first)
             return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                                 "%s: %s has dtype %s but %s has %s; the dtypes must be equal (no promotion)", api,
@@ -142,12 +142,13 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const ac
 }
 
 /* Rank <= 8 for every tensor, then equal shapes. */
-static aclnnStatus check_shapes(const ew_operator *op, const char *api, const aclTensor *const *tensors) {
+static aclnnStatus check_shapes(const ew_operator *op, const char *api, const nnop_tensor_snapshot *tensors) {
     const int count = op->input_count + 1;
-    int64_t dims[EW_MAX_INPUTS + 1][NNOP_MAX_RANK];
+    const int64_t *dims[EW_MAX_INPUTS + 1];
     int rank[EW_MAX_INPUTS + 1];
     for (int i = 0; i < count; i++) {
-        uint64_t r = nnop_tensor_shape(tensors[i], dims[i], NNOP_MAX_RANK);
+        uint64_t r = tensors[i].rank;
+        dims[i] = tensors[i].dims;
         if (r > NNOP_MAX_RANK)
             return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: %s has %llu dims; at most %d are supported", api,
                                 op->names[i], (unsigned long long)r, NNOP_MAX_RANK);
@@ -222,25 +223,42 @@ static aclnnStatus plan(const ew_operator *op, aclOpExecutor *executor, const nn
     return status;
 }
 
-aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const aclTensor *const *inputs,
-                                  aclTensor *out, uint64_t *workspace_size, aclOpExecutor **executor) {
+/* 361001 for a call that aclFinalize overtook: it reclaims the tensors and the executor
+   under construction and frees the blocks, so whatever failed next (a stale handle, a
+   storage no longer live, a plan step on a reclaimed executor) is not the caller's
+   argument nor an inner error, but CANN's "called after aclFinalize". */
+static aclnnStatus finalized_during(const char *api) {
+    return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR,
+                        "%s: aclInit has not been called (aclFinalize ran during this call)", api);
+}
+
+/* Phase 1 from the handle checks on, once the runtime was found initialized. */
+static aclnnStatus plan_call(const ew_operator *op, const char *api, const aclTensor *const *inputs,
+                             const aclTensor *const *tensors, aclTensor *out, uint64_t *workspace_size,
+                             aclOpExecutor **executor) {
     const int n = op->input_count;
-    const aclTensor *tensors[EW_MAX_INPUTS + 1];
-    for (int i = 0; i < n; i++) tensors[i] = inputs[i];
-    tensors[n] = out;
-    aclnnStatus status = check_pointers(op, api, tensors, workspace_size, executor);
+    aclnnStatus status = ACLNN_SUCCESS;
+    /* One snapshot of each tensor (a tensor passed twice, in place, is read once), taken
+       under its lock: every check below and the plan judge that descriptor, whatever
+       aclInitTensor does on another thread meanwhile. Destroyed or foreign handles: 161002
+       naming the argument (nnopbase's registry). */
+    nnop_tensor_snapshot snapshots[EW_MAX_INPUTS + 1];
+    for (int i = 0; i <= n && status == ACLNN_SUCCESS; i++) {
+        int seen = -1;
+        for (int j = 0; j < i && seen < 0; j++)
+            if (tensors[j] == tensors[i]) seen = j;
+        if (seen >= 0)
+            snapshots[i] = snapshots[seen];
+        else
+            status = nnop_tensor_snapshot_of(tensors[i], api, op->names[i], &snapshots[i]);
+    }
     if (status != ACLNN_SUCCESS) return status;
-    /* The rest needs the runtime: the product profile, the live allocations. */
-    if (!mgrt_initialized()) return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
-    /* Destroyed or foreign handles: 161002 naming the argument (nnopbase's registry). */
-    for (int i = 0; i <= n && status == ACLNN_SUCCESS; i++) status = nnop_tensor_check(tensors[i], api, op->names[i]);
-    if (status != ACLNN_SUCCESS) return status;
-    status = check_dtypes(op, api, tensors);
-    if (status == ACLNN_SUCCESS) status = check_shapes(op, api, tensors);
+    status = check_dtypes(op, api, snapshots);
+    if (status == ACLNN_SUCCESS) status = check_shapes(op, api, snapshots);
     if (status != ACLNN_SUCCESS) return status;
     nnop_view views[EW_MAX_INPUTS + 1];
     for (int i = 0; i <= n; i++) {
-        status = nnop_view_from_tensor(tensors[i], api, op->names[i], &views[i]);
+        status = nnop_view_from_snapshot(&snapshots[i], api, op->names[i], &views[i]);
         if (status != ACLNN_SUCCESS) return status;
     }
     /* 161002 for an output that overlaps itself; 561000 if the proof's memory fails. */
@@ -265,6 +283,10 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
         }
     }
     uint64_t workspace = nnop_executor_workspace_size(planned);
+    if (!mgrt_initialized()) { /* the executor went with aclFinalize: do not hand out its handle */
+        nnop_executor_abandon(planned);
+        return finalized_during(api);
+    }
     if (mgrt_log_enabled(MGRT_LOG_INFO)) {
         char shape[160], dense[160];
         size_t used = 0;
@@ -280,7 +302,28 @@ aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const 
     return ACLNN_SUCCESS;
 }
 
+aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const aclTensor *const *inputs,
+                                  aclTensor *out, uint64_t *workspace_size, aclOpExecutor **executor) {
+    const int n = op->input_count;
+    const aclTensor *tensors[EW_MAX_INPUTS + 1];
+    for (int i = 0; i < n; i++) tensors[i] = inputs[i];
+    tensors[n] = out;
+    aclnnStatus status = check_pointers(op, api, tensors, workspace_size, executor);
+    if (status != ACLNN_SUCCESS) return status;
+    /* The rest needs the runtime: the product profile, the live allocations. */
+    if (!mgrt_initialized()) return mgrt_fail_at(api, ACLNN_ERR_RUNTIME_ERROR, "%s: aclInit has not been called", api);
+    status = plan_call(op, api, inputs, tensors, out, workspace_size, executor);
+    if (status != ACLNN_SUCCESS && status != ACLNN_ERR_RUNTIME_ERROR && !mgrt_initialized())
+        return finalized_during(api);
+    return status;
+}
+
 aclnnStatus ew_launch(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                       aclrtStream stream) {
-    return nnop_executor_launch(api, workspace, workspace_size, executor, stream);
+    aclnnStatus status = nnop_executor_launch(api, workspace, workspace_size, executor, stream);
+    /* As in phase 1: a launch aclFinalize overtook (its executor reclaimed, its blocks
+       freed) is a call after aclFinalize. */
+    if (status != ACLNN_SUCCESS && status != ACLNN_ERR_RUNTIME_ERROR && !mgrt_initialized())
+        return finalized_during(api);
+    return status;
 }
