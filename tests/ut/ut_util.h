@@ -22,6 +22,19 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "mg_rng.h"
+
+/* 1 under ASan or TSan: their allocators abort on an impossible size instead of failing,
+   and keep no glibc malloc statistics. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UT_SANITIZER_ALLOCATOR 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UT_SANITIZER_ALLOCATOR 1
+#endif
+#endif
+#ifndef UT_SANITIZER_ALLOCATOR
+#define UT_SANITIZER_ALLOCATOR 0
+#endif
 #include "mish_reference.h"
 #include "mg_test.h"
 

@@ -16,17 +16,6 @@
 #include "mishgrad/version.h"
 #include "ut_util.h"
 
-/* 1 under ASan or TSan: their allocators abort on an impossible size instead of failing. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define UT_SANITIZER_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UT_SANITIZER_ALLOCATOR 1
-#endif
-#endif
-#ifndef UT_SANITIZER_ALLOCATOR
-#define UT_SANITIZER_ALLOCATOR 0
-#endif
 
 /* The message of the last failure, or "(none)"; read once per failure. */
 static const char *last_message(void) {

@@ -17,16 +17,6 @@
 #include "mgrt.h"
 #include "ut_util.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define UT_SANITIZER_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UT_SANITIZER_ALLOCATOR 1
-#endif
-#endif
-#ifndef UT_SANITIZER_ALLOCATOR
-#define UT_SANITIZER_ALLOCATOR 0
-#endif
 
 /* glibc's count of the bytes malloc has handed out (every arena); -1 where it cannot be
    read (a sanitizer's allocator, another C library): the tests then rely on the sanitizer
