@@ -115,6 +115,11 @@ MG_ALWAYS_INLINE mg_vf MISH_FN_(below_table)(mg_vf x) {
     return mg_sub(hi, mg_fnma(hi, w, nlo));
 }
 
+/* Per lane: x is in [bound, +inf) (finite; NaN is not) */
+MG_ALWAYS_INLINE mg_vm MISH_FN_(finite_from)(mg_vf x, float bound) {
+    return mg_mask_and(mg_le(mg_set(bound), x), mg_lt(x, mg_set(INFINITY)));
+}
+
 /* Whether every lane of two vectors is in [bound, +inf):
    (x0 + x1) * 0 is +-0 when both are finite (NaN when either is NaN or infinite, or the
    sum overflows, which only sends the pair to the tail needlessly); added to min(x0, x1)
@@ -124,7 +129,7 @@ MG_ALWAYS_INLINE mg_vm MISH_FN_(lanes_from)(mg_vf x0, mg_vf x1, float bound) {
     return mg_le(mg_set(bound), min_or_nan);
 }
 
-/* ---- the tail: every lane outside the exp forms' domain---------------------------------- */
+/* ---- the tail: every lane outside the exp forms' domain ---------------------------------- */
 
 MG_OUT_OF_LINE mg_vf MISH_FN_(tail)(mg_vf x, mg_vf exp_result) {
     /* x < MISH_EXP_X_MIN: y = RN(xc T_j (1 + s) 2^m), the product T_j s rounded (its
@@ -136,7 +141,7 @@ MG_OUT_OF_LINE mg_vf MISH_FN_(tail)(mg_vf x, mg_vf exp_result) {
     const mg_vf tail = mg_fma_scaled_round_once(xc, t_j, mg_mul(mg_mul(xc, t_j), s), mg_exp_lut16_m(kbits));
     /* per lane: the exp form's result where x is in its domain, the tail below it, and the
        special values: +inf -> +inf, -inf and NaN -> NaN */
-    const mg_vm in_exp = mg_mask_and(mg_le(mg_set(MISH_EXP_X_MIN), x), mg_lt(x, mg_set(INFINITY)));
+    const mg_vm in_exp = MISH_FN_(finite_from)(x, MISH_EXP_X_MIN);
     const mg_vm finite = mg_lt(mg_abs(x), mg_set(INFINITY));
     const mg_vf special = mg_select(mg_lt(mg_set(0.0f), x), mg_set(INFINITY), mg_set(NAN));
     return mg_select(in_exp, exp_result, mg_select(finite, tail, special));
@@ -155,7 +160,7 @@ MG_ALWAYS_INLINE mg_vm MISH_FN_(lut16_p7_lanes)(mg_vf x0, mg_vf x1) {
    domain (the table's result, the form below it, or the tail, computed only where a lane
    needs it) */
 MG_ALWAYS_INLINE mg_vf MISH_FN_(lut16_p7_rest)(mg_vf x, mg_vf table_result) {
-    const mg_vm in_table = mg_mask_and(mg_le(mg_set(MISH_LUT_X_MIN), x), mg_lt(x, mg_set(INFINITY)));
+    const mg_vm in_table = MISH_FN_(finite_from)(x, MISH_LUT_X_MIN);
     mg_vf below = MISH_FN_(below_table)(x);
     if (!mg_all(MISH_FN_(short_lanes)(x, x))) below = MISH_FN_(tail)(x, below);
     return mg_select(in_table, table_result, below);
