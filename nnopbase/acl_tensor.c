@@ -326,27 +326,6 @@ aclnnStatus nnop_tensor_snapshot_of(const aclTensor *handle, const char *api, co
     return ACLNN_SUCCESS;
 }
 
-aclDataType nnop_tensor_dtype(const aclTensor *handle) {
-    nnop_tensor *t = nnop_tensor_pin(handle);
-    if (t == NULL) return ACL_DT_UNDEFINED;
-    pthread_mutex_lock(&t->lock);
-    aclDataType dtype = t->dtype;
-    pthread_mutex_unlock(&t->lock);
-    nnop_tensor_unpin(handle);
-    return dtype;
-}
-
-uint64_t nnop_tensor_shape(const aclTensor *handle, int64_t *dims, int capacity) {
-    nnop_tensor *t = nnop_tensor_pin(handle);
-    if (t == NULL) return 0;
-    pthread_mutex_lock(&t->lock);
-    for (uint64_t i = 0; i < t->rank && i < (uint64_t)capacity; i++) dims[i] = t->view_dims[i];
-    uint64_t rank = t->rank;
-    pthread_mutex_unlock(&t->lock);
-    nnop_tensor_unpin(handle);
-    return rank;
-}
-
 /* ---- validation ---------------------------------------------------------------------- */
 
 static int add_checked(int64_t a, int64_t b, int64_t *out) {

@@ -29,9 +29,8 @@ extern "C" {
    duration of the call), so a destroyed or foreign tensor gets a status and a message. */
 
 /* 0 for a live tensor; 161001 "Expected a proper Tensor but got null for argument
-   <name>." for NULL; 161002 naming `name` for a destroyed, reclaimed or foreign handle.
-   Call it for every tensor argument before nnop_tensor_dtype / nnop_tensor_shape, which
-   cannot report (they give ACL_DT_UNDEFINED / rank 0 for such a handle). */
+   <name>." for NULL; 161002 naming `name` for a destroyed, reclaimed or foreign handle
+   (nnop_tensor_snapshot_of answers the same for a handle it cannot read). */
 NNOP_API aclnnStatus nnop_tensor_check(const aclTensor *t, const char *api, const char *name);
 
 /* A tensor's view as a plan sees it, rank <= NNOP_MAX_RANK, after validation. */
@@ -78,11 +77,6 @@ typedef struct nnop_tensor_snapshot {
 NNOP_API aclnnStatus nnop_tensor_snapshot_of(const aclTensor *t, const char *api, const char *name,
                                              nnop_tensor_snapshot *snapshot);
 
-/* Each a snapshot of its own (prefer one snapshot per call): `t`'s dtype (ACL_DT_UNDEFINED
-   for a handle that is not live), and its rank with the first `capacity` view dims copied
-   into `dims` (rank 0 for such a handle). Check `t` with nnop_tensor_check first. */
-NNOP_API aclDataType nnop_tensor_dtype(const aclTensor *t);
-NNOP_API uint64_t nnop_tensor_shape(const aclTensor *t, int64_t *dims, int capacity);
 
 /* Validates `t` as argument `name` of `api` and fills `view`: rank <= NNOP_MAX_RANK, dims,
    strides and offset >= 0, no int64 overflow, the view inside its storage, the storage
