@@ -89,13 +89,20 @@ static void table_remove(block_table *table, block *b) {
     table->count--;
 }
 
-/* The block that holds all of [address, address + bytes), or NULL. Lock held. */
-static const block *table_covering(const block_table *table, uintptr_t address, uint64_t bytes) {
+/* The block of `table` holding all of [address, address + bytes), dying or not, or NULL.
+   Lock held. */
+static const block *table_holding(const block_table *table, uintptr_t address, uint64_t bytes) {
     size_t at = find_block_at_or_below(table, address);
     if (at == (size_t)-1) return NULL;
     const block *b = &table->blocks[at];
     uint64_t from_base = (uint64_t)(address - b->base);
-    return !b->dying && from_base <= b->size && bytes <= b->size - from_base ? b : NULL;
+    return from_base <= b->size && bytes <= b->size - from_base ? b : NULL;
+}
+
+/* The live block that holds all of [address, address + bytes), or NULL. Lock held. */
+static const block *table_covering(const block_table *table, uintptr_t address, uint64_t bytes) {
+    const block *b = table_holding(table, address, bytes);
+    return b != NULL && !b->dying ? b : NULL;
 }
 
 /* A block overlapping [address, address + bytes) (bytes > 0), or NULL. Lock held. */
@@ -155,16 +162,6 @@ void mgrt_mem_unpin(const void *ptr) {
     free(memory);
 }
 
-/* The block of `table` holding all of [address, address + bytes), dying or not, or NULL.
-   Lock held. */
-static block *table_holding(block_table *table, uintptr_t address, uint64_t bytes) {
-    size_t at = find_block_at_or_below(table, address);
-    if (at == (size_t)-1) return NULL;
-    block *b = &table->blocks[at];
-    uint64_t from_base = (uint64_t)(address - b->base);
-    return from_base <= b->size && bytes <= b->size - from_base ? b : NULL;
-}
-
 /* A hold token: the block's base with bit 0 set for the aclrtMallocHost table (every base
    is at least 64-byte aligned). */
 #define HOLD_HOST_BIT ((uintptr_t)1)
@@ -175,8 +172,8 @@ size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t 
     pthread_mutex_lock(&memory_lock);
     for (int host = 0; host <= 1; host++) {
         block_table *table = host ? &host_blocks : &device_blocks;
-        block *b = table_holding(table, (uintptr_t)ptr, bytes);
-        if (b == NULL || (live_only && b->dying)) continue;
+        block *b = (block *)(live_only ? table_covering : table_holding)(table, (uintptr_t)ptr, bytes);
+        if (b == NULL) continue;
         b->pins++;
         tokens[count++] = b->base | (host ? HOLD_HOST_BIT : 0);
     }
@@ -193,16 +190,14 @@ void rt_memory_drop(uintptr_t token) {
     free(memory);
 }
 
-/* The first step of aclrtHostUnregister (registered == 1): marks the device-table block
-   starting at `base` dying (no new pins, not live) and waits until no pin is held: a launch
-   that checked it has queued its work, and the queued work holding it has run. 0 when there
-   is no such block of that kind, or another call has it; *other is then 1 when a block of the
-   other kind starts there. */
-static int begin_release(uintptr_t base, int registered, int *other) {
+/* The first step of aclrtHostUnregister: marks the registered range starting at `base`
+   dying (no new pins, not live) and waits until no pin is held: a launch that checked it has
+   queued its work, and the queued work holding it has run. 0 when no live registered range
+   starts there (or another call has it). */
+static int begin_unregister(uintptr_t base) {
     pthread_mutex_lock(&memory_lock);
     block *b = table_find(&device_blocks, base);
-    *other = b != NULL && !b->dying && b->registered != registered;
-    int found = b != NULL && !b->dying && b->registered == registered;
+    int found = b != NULL && !b->dying && b->registered;
     if (found) {
         b->dying = 1;
         for (;;) { /* the table may move while we wait: look the block up again each time */
@@ -411,8 +406,7 @@ aclError aclrtHostUnregister(void *ptr) {
     if (status != ACL_SUCCESS) return status;
     if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister: ptr is NULL"));
     /* Launches holding a pin queue first; queued work may still use the range. */
-    int other = 0;
-    int found = begin_release((uintptr_t)ptr, 1, &other);
+    int found = begin_unregister((uintptr_t)ptr);
     if (found) {
         rt_streams_wait_all();
         pthread_mutex_lock(&memory_lock);
