@@ -70,26 +70,28 @@ static void open_gate(void) { atomic_store(&gate_open, 1); }
 
 /* ---- F4: aclrtFreeHost with an async copy on that block still queued --------------------- */
 
-/* 96 KiB: below glibc's mmap threshold, far above the runtime's own small allocations. */
-#define HOST_BLOCK (96 * 1024)
+/* The blocks these tests free under queued work, 96 KiB: below glibc's mmap threshold (so
+   glibc's count of bytes in use shows the free), far above the runtime's own small
+   allocations. */
+#define TEST_BLOCK (96 * 1024)
 
 MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
     ut_init();
     aclrtStream stream = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
     void *dev = NULL;
-    MG_CHECK_EQ_INT(aclrtMalloc(&dev, HOST_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, TEST_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     for (int direction = 0; direction < 2; direction++) {
         void *host = NULL;
-        MG_CHECK_EQ_INT(aclrtMallocHost(&host, HOST_BLOCK), ACL_SUCCESS);
-        memset(host, 0x5a, HOST_BLOCK);
-        memset(dev, 0, HOST_BLOCK);
+        MG_CHECK_EQ_INT(aclrtMallocHost(&host, TEST_BLOCK), ACL_SUCCESS);
+        memset(host, 0x5a, TEST_BLOCK);
+        memset(dev, 0, TEST_BLOCK);
         close_gate(stream);
         if (direction == 0)
-            MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, HOST_BLOCK, host, HOST_BLOCK, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+            MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, TEST_BLOCK, host, TEST_BLOCK, ACL_MEMCPY_HOST_TO_DEVICE, stream),
                             ACL_SUCCESS);
         else
-            MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, HOST_BLOCK, dev, HOST_BLOCK, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+            MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, TEST_BLOCK, dev, TEST_BLOCK, ACL_MEMCPY_DEVICE_TO_HOST, stream),
                             ACL_SUCCESS);
         long long before = heap_in_use();
         double t0 = now_ms();
@@ -98,7 +100,7 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
         MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
         MG_CHECK(now_ms() - t0 < 1000.0);
         long long after_free = heap_in_use();
-        if (before >= 0) MG_CHECK(after_free > before - HOST_BLOCK / 2);
+        if (before >= 0) MG_CHECK(after_free > before - TEST_BLOCK / 2);
         /* It is not live any more: a second free and a new copy with it are refused. */
         MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_ERROR_INVALID_PARAM);
         MG_CHECK_STR_CONTAINS(last_message(), "not the start of a live block");
@@ -107,9 +109,9 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
         MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
         open_gate();
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
-        if (direction == 0) MG_CHECK_EQ_INT(((unsigned char *)dev)[HOST_BLOCK - 1], 0x5a);
+        if (direction == 0) MG_CHECK_EQ_INT(((unsigned char *)dev)[TEST_BLOCK - 1], 0x5a);
         long long after_sync = heap_in_use();
-        if (before >= 0) MG_CHECK(after_sync < after_free - HOST_BLOCK / 2);
+        if (before >= 0) MG_CHECK(after_sync < after_free - TEST_BLOCK / 2);
     }
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
@@ -246,16 +248,15 @@ MG_TEST(free_memcpy_and_memset_do_not_wait_for_unrelated_queued_work) {
     MG_CHECK_EQ_INT(aclrtFree(b), ACL_SUCCESS);
 }
 
-#define DEVICE_BLOCK (96 * 1024)
 
 MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
     ut_init();
     aclrtStream stream = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
     void *dev = NULL;
-    MG_CHECK_EQ_INT(aclrtMalloc(&dev, DEVICE_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, TEST_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     close_gate(stream);
-    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, DEVICE_BLOCK, 1, DEVICE_BLOCK, stream), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, TEST_BLOCK, 1, TEST_BLOCK, stream), ACL_SUCCESS);
     long long before = heap_in_use();
     double t0 = now_ms();
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
@@ -267,14 +268,14 @@ MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_ERROR_INVALID_PARAM);
     MG_CHECK_STR_CONTAINS(last_message(), "not the start of a live block");
     /* ... but its memory stays allocated until the queued set has run. */
-    if (before >= 0) MG_CHECK(after_free > before - DEVICE_BLOCK / 2);
+    if (before >= 0) MG_CHECK(after_free > before - TEST_BLOCK / 2);
     aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
     MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
     MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
     open_gate();
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     long long after_sync = heap_in_use();
-    if (before >= 0) MG_CHECK(after_sync < after_free - DEVICE_BLOCK / 2);
+    if (before >= 0) MG_CHECK(after_sync < after_free - TEST_BLOCK / 2);
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
