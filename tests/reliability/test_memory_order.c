@@ -6,6 +6,7 @@
  * (a lone small launch is left on its stream until someone synchronizes) and the values
  * would show it. Device 0 is this CPU, so a test may also read a device block directly.
  */
+#include "mg_gate.h"
 #include "mg_test.h"
 #include "mgrt.h"
 #include "rel_job.h"
@@ -79,16 +80,18 @@ MG_TEST(memset_and_free_of_other_memory_do_not_wait_for_queued_work) {
         ready(&on_default, &rng, ACL_FLOAT, REL_TRANSPOSED);
         void *other = NULL;
         MG_CHECK_EQ_INT(aclrtMalloc(&other, 256, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+        mg_gate_close(a); /* stream a's launch stays queued until the gate opens */
         MG_CHECK_EQ_INT(rel_job_launch(&on_a, a), ACLNN_SUCCESS);
         MG_CHECK_EQ_INT(rel_job_launch(&on_default, NULL), ACLNN_SUCCESS);
         if (call == 0)
             MG_CHECK_EQ_INT(aclrtMemset(other, 256, 1, 256), ACL_SUCCESS);
         else
             MG_CHECK_EQ_INT(aclrtFree(other), ACL_SUCCESS);
-        /* a lone small launch waits on its stream for a synchronize: still queued */
+        /* the call returned with stream a's launch still queued behind the gate */
         aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
         MG_CHECK_EQ_INT(aclrtStreamQuery(a, &status), ACL_SUCCESS);
         MG_CHECK_EQ_INT(status, ACL_STREAM_STATUS_NOT_READY);
+        mg_gate_open();
         if (call == 0) MG_CHECK_EQ_INT(aclrtFree(other), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);

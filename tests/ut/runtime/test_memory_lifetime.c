@@ -9,11 +9,10 @@
 #define _GNU_SOURCE 1
 #include <malloc.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "mg_gate.h"
 #include "mgrt.h"
 #include "ut_util.h"
 
@@ -35,38 +34,7 @@ static const char *last_message(void) {
     return m ? m : "(none)";
 }
 
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-/* ---- the gate ---------------------------------------------------------------------------- */
-
-static atomic_int gate_open;
-static atomic_int gate_entered;
-
-static int32_t gate_run(void *task) {
-    (void)task;
-    atomic_store(&gate_entered, 1);
-    double start = now_ms();
-    while (!atomic_load(&gate_open) && now_ms() - start < 3000.0) usleep(1000);
-    return 0;
-}
-
-static void gate_release(void *task) { (void)task; }
-
-/* Queues the gate on `stream` and waits until the stream's worker runs it. */
-static void close_gate(aclrtStream stream) {
-    atomic_store(&gate_open, 0);
-    atomic_store(&gate_entered, 0);
-    /* A huge work count wakes the worker at once. */
-    MG_CHECK_EQ_INT(mgrt_stream_submit("test", stream, gate_run, gate_release, NULL, (uint64_t)1 << 40), 0);
-    for (int i = 0; i < 3000 && !atomic_load(&gate_entered); i++) usleep(1000);
-    MG_CHECK(atomic_load(&gate_entered));
-}
-
-static void open_gate(void) { atomic_store(&gate_open, 1); }
+static double now_ms(void) { return mg_gate_now_ms(); }
 
 /* ---- F4: aclrtFreeHost with an async copy on that block still queued --------------------- */
 
@@ -86,7 +54,7 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
         MG_CHECK_EQ_INT(aclrtMallocHost(&host, TEST_BLOCK), ACL_SUCCESS);
         memset(host, 0x5a, TEST_BLOCK);
         memset(dev, 0, TEST_BLOCK);
-        close_gate(stream);
+        mg_gate_close(stream);
         if (direction == 0)
             MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev, TEST_BLOCK, host, TEST_BLOCK, ACL_MEMCPY_HOST_TO_DEVICE, stream),
                             ACL_SUCCESS);
@@ -107,7 +75,7 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
         aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
         MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
         MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
-        open_gate();
+        mg_gate_open();
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
         if (direction == 0) MG_CHECK_EQ_INT(((unsigned char *)dev)[TEST_BLOCK - 1], 0x5a);
         long long after_sync = heap_in_use();
@@ -225,7 +193,7 @@ MG_TEST(free_memcpy_and_memset_do_not_wait_for_unrelated_queued_work) {
     MG_CHECK_EQ_INT(aclrtMalloc(&c, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     unsigned char host[64];
     memset(host, 3, sizeof host);
-    close_gate(stream);
+    mg_gate_close(stream);
     MG_CHECK_EQ_INT(aclrtMemsetAsync(busy, 4096, 1, 4096, stream), ACL_SUCCESS);
     /* CANN: no implicit device or stream synchronization in any of them. */
     double t0 = now_ms();
@@ -239,7 +207,7 @@ MG_TEST(free_memcpy_and_memset_do_not_wait_for_unrelated_queued_work) {
     aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
     MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
     MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
-    open_gate();
+    mg_gate_open();
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     MG_CHECK_EQ_INT(((unsigned char *)busy)[4095], 1);
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
@@ -255,7 +223,7 @@ MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
     MG_CHECK_EQ_INT(aclrtCreateStream(&stream), ACL_SUCCESS);
     void *dev = NULL;
     MG_CHECK_EQ_INT(aclrtMalloc(&dev, TEST_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    close_gate(stream);
+    mg_gate_close(stream);
     MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, TEST_BLOCK, 1, TEST_BLOCK, stream), ACL_SUCCESS);
     long long before = heap_in_use();
     double t0 = now_ms();
@@ -272,7 +240,7 @@ MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
     aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
     MG_CHECK_EQ_INT(aclrtStreamQuery(stream, &st), ACL_SUCCESS);
     MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
-    open_gate();
+    mg_gate_open();
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     long long after_sync = heap_in_use();
     if (before >= 0) MG_CHECK(after_sync < after_free - TEST_BLOCK / 2);
@@ -282,7 +250,7 @@ MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
 static void *open_gate_later(void *arg) {
     (void)arg;
     usleep(100000);
-    open_gate();
+    mg_gate_open();
     return NULL;
 }
 
@@ -297,7 +265,7 @@ MG_TEST(memcpy_and_memset_wait_only_for_queued_work_on_their_bytes) {
     memset(out, 2, 4096);
     unsigned char host[256];
     memset(host, 4, sizeof host);
-    close_gate(stream);
+    mg_gate_close(stream);
     /* Queued: a set writing dev[0, 2048), then a copy reading out[0, 1024) into dev[3072, 4096). */
     MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 2048, 1, 2048, stream), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtMemcpyAsync(dev + 3072, 1024, out, 1024, ACL_MEMCPY_DEVICE_TO_DEVICE, stream), ACL_SUCCESS);
