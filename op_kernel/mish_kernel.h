@@ -9,8 +9,10 @@
  * (PyTorch computes -inf * tanh(0)), NaN -> a quiet NaN, mish(+-0) = +-0.
  *
  * Memory: `out` may be the same pointer as `x` (in place); no other overlap is allowed.
- * Nothing outside x[0, n) is read and nothing outside out[0, n) is written; x and out need
- * only the alignment of their element type.
+ * Nothing outside x[0, n) is read and nothing outside out[0, n) is written (the tiles'
+ * prefetch hints may name lines up to 2 KiB past x + n: a hint never faults and reads
+ * nothing into the program); x and out need only the alignment of their element type.
+ * The 16-bit tiles fill a table of results on their first call (pthread_once: any thread).
  */
 #ifndef MISH_KERNEL_H_
 #define MISH_KERNEL_H_
@@ -34,6 +36,10 @@ typedef struct mish_kernels {
     mish_tile_fn f32_stream;
     mish_tile_fn f16_stream;
     mish_tile_fn bf16_stream;
+    /* The 16-bit results evaluated lane by lane, as f16 / bf16 give them: those two look
+       each result up in a table that these fill (for tests and bench/mish_forms) */
+    mish_tile_fn f16_evaluated;
+    mish_tile_fn bf16_evaluated;
 } mish_kernels;
 
 /* The kernels for this process: the ISA is chosen once (thread-safe) for every operator,

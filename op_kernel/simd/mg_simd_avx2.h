@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mg_simd_partial.h"
+#include "mg_simd_memory.h"
 #include "mg_simd_pair.h"
 
 #define MG_LANES 8
@@ -138,5 +139,27 @@ MG_DEFINE_PARTIAL_VIA_BUFFER(uint16_t, bf16, mg_load_bf16, mg_store_bf16)
 MG_DEFINE_PAIR_VIA_SINGLE(float, f32, mg_loadu, mg_storeu, mg_stream)
 MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, f16, mg_load_f16, mg_store_f16, mg_stream_f16)
 MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, bf16, mg_load_bf16, mg_store_bf16, mg_stream_bf16)
+
+/* ---- 16-bit table lookups (mg_simd_memory.h): two 8-lane gathers of 32 bits, each lane's
+   low word kept ------------------------------------------------------------------------- */
+
+#define MG_LOOKUP_WORDS 16
+static inline __m256i mg_lookup_words_(const uint16_t *table, const uint16_t *index) {
+    const __m256i words = _mm256_loadu_si256((const __m256i *)index);
+    const __m256i low_word = _mm256_set1_epi32(0xFFFF);
+    const __m256i first = _mm256_and_si256(
+        _mm256_i32gather_epi32((const int *)table, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(words)), 2), low_word);
+    const __m256i second = _mm256_and_si256(
+        _mm256_i32gather_epi32((const int *)table, _mm256_cvtepu16_epi32(_mm256_extracti128_si256(words, 1)), 2),
+        low_word);
+    /* packus interleaves the 128-bit halves; the permute puts them back in order */
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(first, second), 0xD8);
+}
+static inline void mg_lookup_words(const uint16_t *table, const uint16_t *index, uint16_t *out) {
+    _mm256_storeu_si256((__m256i *)out, mg_lookup_words_(table, index));
+}
+static inline void mg_lookup_words_stream(const uint16_t *table, const uint16_t *index, uint16_t *out) {
+    _mm256_stream_si256((__m256i *)out, mg_lookup_words_(table, index));
+}
 
 #endif /* MG_SIMD_AVX2_H_ */

@@ -12,6 +12,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "mg_simd_memory.h"
 #include "mg_simd_pair.h"
 
 #define MG_LANES 16
@@ -187,5 +188,24 @@ MG_DEFINE_BF16_PAIR_STORE_(mg_stream_bf16_x2, _mm512_stream_si512, mg_stream_bf1
 #else
 MG_DEFINE_PAIR_STORES_VIA_SINGLE(uint16_t, bf16, mg_store_bf16, mg_stream_bf16)
 #endif
+
+/* ---- 16-bit table lookups (mg_simd_memory.h): two 16-lane gathers of 32 bits, each lane
+   narrowed to its low word ------------------------------------------------------------- */
+
+#define MG_LOOKUP_WORDS 32
+static inline __m512i mg_lookup_words_(const uint16_t *table, const uint16_t *index) {
+    const __m512i words = _mm512_loadu_si512((const void *)index);
+    const __m512i first =
+        _mm512_i32gather_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(words)), (const void *)table, 2);
+    const __m512i second =
+        _mm512_i32gather_epi32(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(words, 1)), (const void *)table, 2);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(first)), _mm512_cvtepi32_epi16(second), 1);
+}
+static inline void mg_lookup_words(const uint16_t *table, const uint16_t *index, uint16_t *out) {
+    _mm512_storeu_si512((void *)out, mg_lookup_words_(table, index));
+}
+static inline void mg_lookup_words_stream(const uint16_t *table, const uint16_t *index, uint16_t *out) {
+    _mm512_stream_si512((void *)out, mg_lookup_words_(table, index));
+}
 
 #endif /* MG_SIMD_AVX512_H_ */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mg_simd_memory.h"
 #include "mg_simd_pair.h"
 
 #define MG_LANES 1
@@ -163,5 +164,15 @@ static inline void mg_store_bf16_n(uint16_t *p, mg_vf v, size_t n) { (void)n; mg
 MG_DEFINE_PAIR_VIA_SINGLE(float, f32, mg_loadu, mg_storeu, mg_stream)
 MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, f16, mg_load_f16, mg_store_f16, mg_stream_f16)
 MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, bf16, mg_load_bf16, mg_store_bf16, mg_stream_bf16)
+
+/* ---- 16-bit table lookups (mg_simd_memory.h): no gather here, plain loads -------------- */
+
+#define MG_LOOKUP_WORDS 8
+static inline void mg_lookup_words(const uint16_t *table, const uint16_t *index, uint16_t *out) {
+    mg_lookup_words_by_loads_(table, index, out, MG_LOOKUP_WORDS);
+}
+static inline void mg_lookup_words_stream(const uint16_t *table, const uint16_t *index, uint16_t *out) {
+    mg_lookup_words(table, index, out);
+}
 
 #endif /* MG_SIMD_SCALAR_H_ */
