@@ -213,6 +213,8 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
                     next0 = MG_FN_(fast_exp)(LOAD(x + i + 2 * MG_LANES));                \
                     next1 = MG_FN_(fast_exp)(LOAD(x + i + 3 * MG_LANES));                \
                 }                                                                        \
+                mg_prefetch_ahead(x + i, 2 * MG_LANES * sizeof(elem_t));                 \
+                mg_prefetch_ahead(grad + i, 2 * MG_LANES * sizeof(elem_t));              \
                 const mg_vf g0 = LOAD(grad + i), g1 = LOAD(grad + i + MG_LANES);         \
                 fast = MG_FN_(pair_fast)(cur0.x, cur1.x, g0, g1);                        \
                 if (!fast) break;                                                        \
@@ -306,6 +308,8 @@ MG_ALWAYS_INLINE int MG_FN_(pair_short)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) 
         size_t i = 0;                                                                    \
         for (; i + 2 * MG_LANES <= n; i += 2 * MG_LANES) {                               \
             mg_vf x0, x1, g0, g1;                                                        \
+            mg_prefetch_ahead(x + i, 2 * MG_LANES * sizeof(uint16_t));                   \
+            mg_prefetch_ahead(grad + i, 2 * MG_LANES * sizeof(uint16_t));                \
             LOAD2(x + i, &x0, &x1);                                                      \
             LOAD2(grad + i, &g0, &g1);                                                   \
             /* nothing is stored before both results exist, so in-place inputs stay intact */ \
