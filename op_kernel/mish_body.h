@@ -37,10 +37,10 @@
 
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lookup16_tiles.h"
 #include "math/mg_exp.h"
 #include "mish_lut16_p7.h"
 
@@ -212,45 +212,10 @@ MISH_DEFINE_TILE_(bf16_evaluated, uint16_t, short, mg_load_bf16, mg_store_bf16, 
 #undef MISH_DEFINE_TILE_
 
 /* ---- the 16-bit tiles: a table of the evaluated results, one entry per input -------------
-   A 16-bit input has 65536 values, so its tile looks the result up in a table that the
-   evaluated tile above fills, for every bit pattern, the first time this ISA's tile runs:
-   the same bits, at the cost of a lookup (gathers where the ISA has them; ggml does the
-   same for its float16 activations). 128 KiB per format; typical activations touch a few
-   KiB of it. Filling it takes 65536 evaluations, once per process and ISA. */
-#define MISH_DEFINE_LOOKUP_TILES_(dtype)                                                  \
-    static uint16_t MISH_FN_(dtype##_table)[MG_LOOKUP_TABLE_WORDS];                       \
-    static pthread_once_t MISH_FN_(dtype##_table_once) = PTHREAD_ONCE_INIT;               \
-    static void MISH_FN_(dtype##_table_fill)(void) {                                     \
-        uint16_t inputs[1024];                                                           \
-        for (uint32_t base = 0; base < 65536u; base += 1024u) {                          \
-            for (uint32_t k = 0; k < 1024u; k++) inputs[k] = (uint16_t)(base + k);       \
-            MISH_FN_(dtype##_evaluated)(inputs, MISH_FN_(dtype##_table) + base, 1024);   \
-        }                                                                                \
-    }                                                                                    \
-    static const uint16_t *MISH_FN_(dtype##_results)(void) {                             \
-        pthread_once(&MISH_FN_(dtype##_table_once), MISH_FN_(dtype##_table_fill));       \
-        return MISH_FN_(dtype##_table);                                                  \
-    }                                                                                    \
-    MISH_DEFINE_LOOKUP_TILE_(dtype, dtype, mg_lookup_words)                               \
-    MISH_DEFINE_LOOKUP_TILE_(dtype##_streamed, dtype, mg_lookup_words_stream)
-/* The lookups of every full group of MG_LOOKUP_WORDS inputs, then one word at a time; each
-   group's indices are read before its results are stored, so in place is safe */
-#define MISH_DEFINE_LOOKUP_TILE_(name, dtype, LOOKUP)                                      \
-    static void MISH_FN_(name)(const void *x_v, void *out_v, size_t n) {                 \
-        const uint16_t *table = MISH_FN_(dtype##_results)();                             \
-        const uint16_t *x = (const uint16_t *)x_v;                                       \
-        uint16_t *out = (uint16_t *)out_v;                                               \
-        size_t i = 0;                                                                    \
-        for (; i + MG_LOOKUP_WORDS <= n; i += MG_LOOKUP_WORDS) {                         \
-            mg_prefetch_ahead(x + i, MG_LOOKUP_WORDS * sizeof *x);                       \
-            LOOKUP(table, x + i, out + i);                                               \
-        }                                                                                \
-        for (; i < n; i++) out[i] = table[x[i]];                                         \
-    }
-MISH_DEFINE_LOOKUP_TILES_(f16)
-MISH_DEFINE_LOOKUP_TILES_(bf16)
-#undef MISH_DEFINE_LOOKUP_TILES_
-#undef MISH_DEFINE_LOOKUP_TILE_
+   (op_kernel/lookup16_tiles.h): f16 / bf16 and their streamed forms look up what
+   f16_evaluated / bf16_evaluated give. */
+MG_DEFINE_LOOKUP16_TILES(MISH_FN_, f16)
+MG_DEFINE_LOOKUP16_TILES(MISH_FN_, bf16)
 
 /* ---- the streaming tiles: the same results, the full vectors' stores streamed ------------
    Every full vector lands on a multiple of its own size from `out`, so an `out` on an
