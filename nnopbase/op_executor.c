@@ -18,6 +18,8 @@
 #include "nnop.h"
 #include "nnop_internal.h"
 
+_Static_assert(NNOP_MAX_RANK <= MGRT_ACCESS_MAX_RANK, "a view's dims must fit a runtime access");
+
 #define MAX_SLOTS 4
 #define MAX_STEPS 8
 #define WORKSPACE_ALIGNMENT 64
@@ -536,14 +538,28 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
                     const slot *sl = output ? &e->outputs[i] : &e->inputs[i];
                     const unsigned char *data = output ? state.outputs[i] : state.inputs[i];
                     if (!sl->has_view || sl->view.numel == 0 || data == NULL) continue;
-                    accesses[access_count].ptr = data + sl->view.min_elem * sl->view.elem_size;
-                    accesses[access_count].bytes =
+                    mgrt_access *access = &accesses[access_count++];
+                    memset(access, 0, sizeof *access);
+                    access->ptr = data + sl->view.min_elem * sl->view.elem_size;
+                    access->bytes =
                         (uint64_t)(sl->view.max_elem - sl->view.min_elem + 1) * (uint64_t)sl->view.elem_size;
-                    accesses[access_count++].write = output;
+                    access->write = output;
+                    /* A strided view touches only its elements, not its whole extent: say
+                       which, so that a launch on another stream over the elements in its
+                       gaps (the other half of each row) is not taken for a race. The size-1
+                       dims are left out (their strides are never used). */
+                    if (!sl->view.contiguous) {
+                        access->elem_bytes = (uint64_t)sl->view.elem_size;
+                        for (int d = 0; d < sl->view.rank; d++)
+                            if (sl->view.dims[d] > 1) {
+                                access->dims[access->rank] = sl->view.dims[d];
+                                access->strides[access->rank++] = sl->view.strides[d] * sl->view.elem_size;
+                            }
+                    }
                 }
             }
             if (e->workspace_size > 0 && workspace != NULL)
-                accesses[access_count++] = (mgrt_access){workspace, e->workspace_size, 1};
+                accesses[access_count++] = (mgrt_access){.ptr = workspace, .bytes = e->workspace_size, .write = 1};
             status = mgrt_stream_submit_access(api, stream, run_task, release_task, task, work_elements, accesses,
                                                access_count);
         }

@@ -552,7 +552,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     /* CANN: the copy happens at once, with no implicit device or stream synchronization, so
        work queued on other memory is never waited for. Bytes that unfinished queued work
        writes (or reads, when the copy writes them) are copied once that work is done. */
-    mgrt_access accesses[2] = {{dst, count, 1}, {src, count, 0}};
+    mgrt_access accesses[2] = {{.ptr = dst, .bytes = count, .write = 1}, {.ptr = src, .bytes = count, .write = 0}};
     rt_streams_wait_overlapping(accesses, 2);
     memmove(dst, src, count);
     return leave(drop_holds(&holds, ACL_SUCCESS));
@@ -580,7 +580,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     hold_range(&holds, devPtr, count);
     if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(drop_holds(&holds, status));
     /* Like aclrtMemcpy: waits only for queued work on the bytes it sets. */
-    mgrt_access access = {devPtr, count, 1};
+    mgrt_access access = {.ptr = devPtr, .bytes = count, .write = 1};
     rt_streams_wait_overlapping(&access, 1);
     memset(devPtr, value, count);
     return leave(drop_holds(&holds, ACL_SUCCESS));
@@ -624,7 +624,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     t->src = src;
     t->count = count;
     t->value = 0;
-    mgrt_access accesses[2] = {{dst, count, 1}, {src, count, 0}};
+    mgrt_access accesses[2] = {{.ptr = dst, .bytes = count, .write = 1}, {.ptr = src, .bytes = count, .write = 0}};
     /* CANN: with page-locked host memory (aclrtMallocHost, or a range aclrtHostRegister
        locked) the copy is asynchronous; with pageable host memory (malloc) the call returns
        once the copy is done. */
@@ -649,7 +649,7 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
     t->src = NULL;
     t->count = count;
     t->value = value;
-    mgrt_access access = {devPtr, count, 1};
+    mgrt_access access = {.ptr = devPtr, .bytes = count, .write = 1};
     return leave(drop_holds(&holds, rt_stream_submit_acl(api, stream, copy_run, copy_release, t, &access, 1, 0)));
 }
 

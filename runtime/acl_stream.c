@@ -944,10 +944,79 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 
 /* ---- queueing, with the race check ----------------------------------------------------------------- */
 
+/* Byte windows (and element counts) above this are not compared element by element: two
+   such accesses whose ranges meet are taken to conflict (an 8 MiB bitmap at most). */
+#define MAX_COMPARED_BYTES (UINT64_C(1) << 26)
+
+/* Calls mark(bits, from, to) for each byte run [from, to) of `x` inside [lo, hi), as
+   offsets from lo; stops early when mark returns nonzero, and returns that. */
+typedef int (*byte_run_fn)(unsigned char *bits, uint64_t from, uint64_t to);
+
+static int for_each_run(const mgrt_access *x, uintptr_t lo, uintptr_t hi, unsigned char *bits, byte_run_fn fn) {
+    uintptr_t base = (uintptr_t)x->ptr;
+    if (x->rank == 0) {
+        uintptr_t from = base > lo ? base : lo, to = base + x->bytes < hi ? base + x->bytes : hi;
+        return from < to ? fn(bits, from - lo, to - lo) : 0;
+    }
+    int64_t index[MGRT_ACCESS_MAX_RANK] = {0};
+    uint64_t offset = 0; /* bytes from ptr; every element lies inside [ptr, ptr + bytes) */
+    for (;;) {
+        uintptr_t from = base + offset, to = from + x->elem_bytes;
+        if (from < lo) from = lo;
+        if (to > hi) to = hi;
+        if (from < to) {
+            int stop = fn(bits, from - lo, to - lo);
+            if (stop) return stop;
+        }
+        int d = x->rank - 1;
+        for (; d >= 0; d--) {
+            if (++index[d] < x->dims[d]) {
+                offset += (uint64_t)x->strides[d];
+                break;
+            }
+            offset -= (uint64_t)(index[d] - 1) * (uint64_t)x->strides[d];
+            index[d] = 0;
+        }
+        if (d < 0) return 0;
+    }
+}
+
+static int mark_run(unsigned char *bits, uint64_t from, uint64_t to) {
+    for (uint64_t i = from; i < to; i++) bits[i >> 3] |= (unsigned char)(1u << (i & 7));
+    return 0;
+}
+
+static int run_is_marked(unsigned char *bits, uint64_t from, uint64_t to) {
+    for (uint64_t i = from; i < to; i++)
+        if (bits[i >> 3] & (1u << (i & 7))) return 1;
+    return 0;
+}
+
+static uint64_t access_elements(const mgrt_access *x) {
+    uint64_t n = 1;
+    for (int d = 0; d < x->rank; d++) n *= (uint64_t)x->dims[d];
+    return n;
+}
+
+/* 1 when `a` and `b` share a byte. The ranges decide unless one is a strided view and the
+   ranges meet: then the bytes of the two in the window where the ranges meet are compared,
+   so two views that interleave without sharing a byte (x[:, :h] and x[:, h:]) do not
+   conflict. Too large to compare, or no memory for the bitmap: taken to conflict. */
 static int ranges_overlap(const mgrt_access *a, const mgrt_access *b) {
     if (a->bytes == 0 || b->bytes == 0) return 0;
     uintptr_t a0 = (uintptr_t)a->ptr, b0 = (uintptr_t)b->ptr;
-    return a0 < b0 + b->bytes && b0 < a0 + a->bytes;
+    if (!(a0 < b0 + b->bytes && b0 < a0 + a->bytes)) return 0;
+    if (a->rank == 0 && b->rank == 0) return 1;
+    uintptr_t lo = a0 > b0 ? a0 : b0, hi = a0 + a->bytes < b0 + b->bytes ? a0 + a->bytes : b0 + b->bytes;
+    if (hi - lo > MAX_COMPARED_BYTES || access_elements(a) > MAX_COMPARED_BYTES ||
+        access_elements(b) > MAX_COMPARED_BYTES)
+        return 1;
+    unsigned char *bits = calloc((size_t)((hi - lo + 7) / 8), 1);
+    if (bits == NULL) return 1;
+    (void)for_each_run(a, lo, hi, bits, mark_run);
+    int shared = for_each_run(b, lo, hi, bits, run_is_marked);
+    free(bits);
+    return shared;
 }
 
 /* A task of `s` that conflicts with `node`'s accesses and is not ordered before them. */

@@ -103,11 +103,22 @@ typedef void (*mgrt_task_release_fn)(void *task);
 MGRT_API int32_t mgrt_stream_submit(const char *api, aclrtStream stream, mgrt_task_run_fn run,
                                     mgrt_task_release_fn release, void *task, uint64_t work_elements);
 
-/* A byte range a queued task reads (write == 0) or writes (write == 1). */
+#define MGRT_ACCESS_MAX_RANK 8
+
+/* A byte range a queued task reads (write == 0) or writes (write == 1): every byte of
+   [ptr, ptr + bytes) when rank is 0. A strided view sets rank > 0: then only its elements
+   are touched, elem_bytes each, element idx at ptr + sum(idx[i] * strides[i]) (strides in
+   bytes, >= 0), all inside the range. The race check compares the elements when two
+   ranges meet, so views that interleave without sharing a byte (the two halves of each
+   row) are not a race. */
 typedef struct mgrt_access {
     const void *ptr;
     uint64_t bytes;
     int write;
+    int rank;
+    uint64_t elem_bytes;
+    int64_t dims[MGRT_ACCESS_MAX_RANK];
+    int64_t strides[MGRT_ACCESS_MAX_RANK];
 } mgrt_access;
 /* mgrt_stream_submit with the ranges the task reads and writes (copied; may be NULL with
    access_count 0). A task whose ranges overlap, one side writing, those of unfinished work

@@ -323,7 +323,7 @@ MG_TEST(races_with_running_work_and_offset_views) {
     atomic_store(&gate_open, 0);
     atomic_store(&task_started, 0);
     /* a running task on a writing elements [256, 512) */
-    mgrt_access w = {buf + 256, 256 * sizeof(float), 1};
+    mgrt_access w = {.ptr = buf + 256, .bytes = 256 * sizeof(float), .write = 1};
     MG_CHECK_EQ_INT(mgrt_stream_submit_access("test", a, blocking_task, no_release, NULL, (uint64_t)1 << 40, &w, 1), 0);
     for (int i = 0; i < 2000 && !atomic_load(&task_started); i++) pause_us(1000);
     MG_CHECK(atomic_load(&task_started));

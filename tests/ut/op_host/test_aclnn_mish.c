@@ -6,7 +6,9 @@
  * test_elementwise_contract.c.
  */
 #include <stdint.h>
+#include <time.h>
 
+#include "mgrt.h"
 #include "ut_util.h"
 
 static const aclDataType FLOAT_TYPES[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
@@ -168,6 +170,91 @@ MG_TEST(every_16_bit_input) {
         ut_tensor_free(&t[0]);
         ut_tensor_free(&t[1]);
     }
+}
+
+/* Keeps a stream busy for `sleep_us`, so that the launch queued behind it is unfinished
+   when another stream launches (the cross-stream check only looks at unfinished work). */
+static int32_t busy_run(void *task) {
+    long us = (long)(uintptr_t)task;
+    struct timespec wait = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&wait, NULL);
+    return 0;
+}
+static void busy_release(void *task) { (void)task; }
+
+/* x[:, :32] on one stream and x[:, 32:] on another (torch.chunk along the last dim, a
+   common way to split work over streams): the two halves' byte extents interleave row by
+   row, but no byte is shared, so on a device they do not race and CANN runs both. The
+   launch on the second stream was refused as a cross-stream race (161002), depending on
+   whether the first had finished. Column sets that do share elements are still refused. */
+MG_TEST(disjoint_column_halves_on_two_streams_are_not_a_race) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    enum { R = 64, C = 64, H = C / 2 };
+    float *in = NULL, *out = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&in, R * C * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&out, R * C * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (int i = 0; i < R * C; i++) {
+        in[i] = (float)(i % 97) / 8.0f - 6.0f;
+        out[i] = in[i];
+    }
+    int64_t storage[1] = {R * C}, half[2] = {R, H}, strides[2] = {C, 1}, quarter_on[2] = {R, H};
+    aclTensor *in_l = aclCreateTensor(half, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, in);
+    aclTensor *in_r = aclCreateTensor(half, 2, ACL_FLOAT, strides, H, ACL_FORMAT_ND, storage, 1, in);
+    aclTensor *out_l = aclCreateTensor(half, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, out);
+    aclTensor *out_r = aclCreateTensor(half, 2, ACL_FLOAT, strides, H, ACL_FORMAT_ND, storage, 1, out);
+    aclTensor *out_mid = aclCreateTensor(quarter_on, 2, ACL_FLOAT, strides, H / 2, ACL_FORMAT_ND, storage, 1, out);
+    void *ws_a = NULL, *ws_b = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&ws_a, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&ws_b, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (int form = 0; form < 2; form++) {
+        MG_CHECK_EQ_INT(mgrt_stream_submit("test", a, busy_run, busy_release, (void *)(uintptr_t)200000, 1), 0);
+        uint64_t ws = 0;
+        aclOpExecutor *e = NULL;
+        /* Stream a: the left half (aclnnMish, then in place). */
+        if (form == 0) {
+            MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(in_l, out_l, &ws, &e), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclnnMish(ws_a, ws, e, a), ACLNN_SUCCESS);
+        } else {
+            MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(out_l, &ws, &e), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclnnInplaceMish(ws_a, ws, e, a), ACLNN_SUCCESS);
+        }
+        /* Stream b, nothing ordering it after a: the right half shares no byte. */
+        if (form == 0) {
+            MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(in_r, out_r, &ws, &e), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclnnMish(ws_b, ws, e, b), ACLNN_SUCCESS);
+        } else {
+            MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(out_r, &ws, &e), ACLNN_SUCCESS);
+            MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_SUCCESS);
+        }
+        /* Columns 16..47 do share elements with a's half: still a race, nothing queued. */
+        MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(out_mid, &ws, &e), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_ERR_PARAM_INVALID);
+        MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    }
+    /* Each element: mish once by aclnnMish (from in), then once more in place. */
+    int bad = 0;
+    for (int i = 0; i < R * C; i++) {
+        double want = ut_mish_ref(ut_mish_ref((double)in[i]));
+        mg_checks_done++;
+        if (fabs(out[i] - want) > 1e-5 * (1 + fabs(want)) && bad++ < 5)
+            MG_FAIL("out[%d] = %.9g, expected mish(mish(%g)) = %.9g", i, out[i], in[i], want);
+    }
+    aclDestroyTensor(in_l);
+    aclDestroyTensor(in_r);
+    aclDestroyTensor(out_l);
+    aclDestroyTensor(out_r);
+    aclDestroyTensor(out_mid);
+    aclrtFree(ws_a);
+    aclrtFree(ws_b);
+    aclrtFree(in);
+    aclrtFree(out);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
 }
 
 int main(int argc, char **argv) { return ut_main(argc, argv); }

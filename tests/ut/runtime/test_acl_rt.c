@@ -373,7 +373,7 @@ static int queue_write(aclrtStream stream, void *dst, size_t n, int value, int s
     t->n = n;
     t->value = value;
     t->sleep_us = sleep_us;
-    mgrt_access access = {dst, n, 1};
+    mgrt_access access = {.ptr = dst, .bytes = n, .write = 1};
     return mgrt_stream_submit_access("test", stream, write_run, slow_release, t, 1, &access, 1);
 }
 
