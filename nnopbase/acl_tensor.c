@@ -400,8 +400,9 @@ static aclnnStatus validate(const nnop_tensor_snapshot *t, const char *api, cons
     view->min_elem = view->offset;
     view->max_elem = last;
     if (last >= storage)
-        return INVALID("%s: %s reads element %lld of its storage, which holds %lld (offset %lld, strides and dims "
-                       "reach outside it)",
+        /* "reaches", not "reads": the same check judges outputs, which are written. */
+        return INVALID("%s: %s reaches element %lld of its storage, which holds %lld (offset %lld, strides and dims "
+                       "go outside it)",
                        api, name, (long long)last, (long long)storage, (long long)view->offset);
     if (data == NULL) return INVALID("%s: %s has %lld elements but its data is NULL", api, name, (long long)numel);
     /* Element loads and stores need element-aligned addresses (decision for issue 10's

@@ -379,8 +379,10 @@ MG_TEST(malformed_descriptors_are_161002_naming_the_tensor) {
             } cases[] = {
                 {"negative stride", dims, neg_stride, 3, 8, big.block, "'s stride in dim 1 is -1"},
                 {"negative offset", dims, NULL, -1, 8, (float *)big.block + 1, NULL},
-                {"view past its storage", dims, NULL, 1, 8, big.block, NULL},
-                {"stride past its storage", dims, far_stride, 0, 8, big.block, NULL},
+                /* "reaches", not "reads": the tensor may be the output, which is written */
+                {"view past its storage", dims, NULL, 1, 8, big.block, " reaches element 8 of its storage, which holds 8"},
+                {"stride past its storage", dims, far_stride, 0, 8, big.block,
+                 " reaches element 8 of its storage, which holds 8"},
                 {"storage past its block", dims, NULL, 0, 8, (float *)big.block + 60, NULL},
                 {"NULL data", dims, NULL, 0, 8, NULL, NULL},
                 /* host memory: the message says how to make it usable */
