@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes aclnnMishBackward with libFuzzer for a bounded time, then measures the libraries'
-# line coverage of the corpus (issue 10, defect 10).
+# Fuzzes the three operators with libFuzzer for a bounded time (aclnnMishBackward, aclnnMish
+# and aclnnInplaceMish: fuzz/mish_backward_fuzz.c takes the operator from the input's layout),
+# then measures the libraries' line coverage of the corpus (issue 10, defect 10).
 #
 #   bash .ci/fuzz.sh      FUZZ_SECONDS (default 90) of fuzzing in build-fuzz/, then coverage
 #                         in build-fuzz-cov/ (report: build-fuzz-cov/coverage.txt)

@@ -10,6 +10,14 @@
  * the same steps in double from the same start, with mish and mish' from the project's one
  * reference (tests/accuracy/mish_reference.h), so every number of every step can be compared; float32
  * arithmetic drifts from it by a few ulp per step, and the loss must fall.
+ *
+ * Each quantity is compared norm-wise, as training runs are compared: every element within
+ * 2^-20 of the largest magnitude of that quantity in the batch (the loss: 2^-20 relative).
+ * Measured on x86-64 (every ISA): at most 2^-22.6 (gradP, step 5), the loss 2^-25.8. An
+ * element-wise relative test cannot hold for gradP, whose gradOutput 2 (Y - T) / N cancels
+ * where Y is near T (relative errors up to 2^-15 there, at gradients near 0). A bound of
+ * the form tol (1 + |want|) would be absolute for these values below 1: a forward 2^-17 off
+ * (about 100 ulp) passed one of 2^-16 (1 + |want|); this one fails it.
  */
 #include <stdint.h>
 
@@ -21,12 +29,18 @@
 #define STEPS 5
 #define LEARNING_RATE 0.5
 
-/* float32 results of a few roundings per step: a relative 2^-16 covers 5 steps. */
+/* float32 results of a few roundings per step, drifting by a few ulp a step: within 2^-20
+   of the batch's largest |want| (8 float32 ulps of it) covers 5 steps with room to spare. */
+#define TOLERANCE 0x1p-20
+
 static void check_close(const char *what, int step, const float *got, const double *want, int n) {
+    double scale = 0;
+    for (int i = 0; i < n; i++) scale = fmax(scale, fabs(want[i]));
     for (int i = 0; i < n; i++) {
         mg_checks_done++;
-        if (!(fabs(got[i] - want[i]) <= 0x1p-16 * (1.0 + fabs(want[i])))) {
-            MG_FAIL("step %d, %s[%d]: %.9g, double reference %.12g", step, what, i, got[i], want[i]);
+        if (!(fabs(got[i] - want[i]) <= TOLERANCE * scale)) {
+            MG_FAIL("step %d, %s[%d]: %.9g, double reference %.12g (error %.3g, bound %.3g)", step, what, i,
+                    got[i], want[i], fabs(got[i] - want[i]), TOLERANCE * scale);
             return;
         }
     }
@@ -101,7 +115,7 @@ MG_TEST(sgd_steps_match_a_double_precision_reference) {
         from_device(&dcopy, activated);
         double loss = 0;
         for (int i = 0; i < N; i++) loss += ((double)activated[i] - t[i]) * ((double)activated[i] - t[i]) / N;
-        MG_CHECK_NEAR(loss, loss_ref, 0x1p-16 * (1.0 + loss_ref));
+        MG_CHECK_NEAR(loss, loss_ref, TOLERANCE * loss_ref);
         if (first_loss < 0) first_loss = loss;
         last_loss = loss;
     }
