@@ -34,9 +34,11 @@ done
 check "libascendcl exports aclInit" grep -q '^MISHGRAD_1\.0 aclInit$' "$dir/ascendcl.names"
 check "libascendcl exports aclrtMalloc" grep -q '^MISHGRAD_1\.0 aclrtMalloc$' "$dir/ascendcl.names"
 check "libnnopbase exports aclCreateTensor" grep -q '^MISHGRAD_1\.0 aclCreateTensor$' "$dir/nnopbase.names"
-check "libcust_opapi exports aclnnMishBackward" grep -q '^MISHGRAD_1\.0 aclnnMishBackward$' "$dir/cust_opapi.names"
-check "libcust_opapi exports aclnnMishBackwardGetWorkspaceSize" \
-  grep -q '^MISHGRAD_1\.0 aclnnMishBackwardGetWorkspaceSize$' "$dir/cust_opapi.names"
+# Every operator entry point (aclnnop/aclnn_mish_backward.h, aclnnop/aclnn_mish.h)
+for entry in aclnnMishBackwardGetWorkspaceSize aclnnMishBackward aclnnMishGetWorkspaceSize aclnnMish \
+             aclnnInplaceMishGetWorkspaceSize aclnnInplaceMish; do
+  check "libcust_opapi exports $entry" grep -q "^MISHGRAD_1\\.0 $entry\$" "$dir/cust_opapi.names"
+done
 # The internal interfaces the other libraries use are there, under the private node only.
 check "libascendcl gives mgrt_* under MISHGRAD_PRIVATE" grep -q '^MISHGRAD_PRIVATE mgrt_' "$dir/ascendcl.names"
 check "libnnopbase gives nnop_* under MISHGRAD_PRIVATE" grep -q '^MISHGRAD_PRIVATE nnop_' "$dir/nnopbase.names"

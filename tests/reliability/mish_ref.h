@@ -1,7 +1,8 @@
 /*
- * tests/reliability/mish_ref.h: an independent reference for the reliability tests and the
- * fuzz harness. Shares no code with the library: its own 16-bit decoders and encoders, its
- * own double-precision mish', its own tolerance.
+ * tests/reliability/mish_ref.h: what the reliability tests and the fuzz harness need around
+ * the project's reference (tests/accuracy/mish_reference.h, which shares no code with the
+ * library): 16-bit decoders and encoders of its own, mish' * g from the reference's terms,
+ * and a tolerance of its own.
  *
  * The tolerance is deliberately loose next to the accuracy issue's bound: these tests hunt
  * for wrong memory (a missed element, a stale value, a write through the wrong view), which
@@ -16,6 +17,7 @@
 
 #include "acl/acl_base.h"
 #include "mg_rng.h"
+#include "mish_reference.h"
 
 /* Element size of the three dtypes the operator accepts, and a plausible size for the
    others (so a test can lay out a buffer for a dtype the operator must reject). */
@@ -110,17 +112,14 @@ static inline void mish_ref_store(aclDataType dtype, void *base, int64_t index, 
     memcpy(p + index * 2, &h, 2);
 }
 
-/* mish'(x) * g in double. T1 = tanh(softplus(x)), T2 = x * sech^2(softplus(x)) * sigmoid(x)
-   (sech^2 rather than 1 - T1^2 so the tail keeps its digits). `*scale` receives
-   |g| * (|T1| + |T2|), the size the error is measured against (the result itself cancels
-   to zero near x = -1.19243). x = +-inf gives NaN, as PyTorch does. */
+/* mish'(x) * g in double, from the project's one tested reference of mish'
+   (tests/accuracy/mish_reference.h: T1 = tanh(softplus(x)) and T2, the two terms;
+   accuracy_reference checks it against long double and finite differences). `*scale`
+   receives |g| * (|T1| + |T2|), the size the error is measured against (the result itself
+   cancels to zero near x = -1.19243). x = +-inf or NaN gives NaN, as PyTorch does. */
 static inline double mish_ref_grad(double g, double x, double *scale) {
-    double softplus = fmax(x, 0.0) + log1p(exp(-fabs(x)));
-    if (isnan(x)) softplus = x;
-    double t1 = tanh(softplus);
-    double sech = 1.0 / cosh(softplus);
-    double sigmoid = x >= 0 ? 1.0 / (1.0 + exp(-x)) : exp(x) / (1.0 + exp(x));
-    double t2 = x * (sech * sech) * sigmoid;
+    double t1, t2;
+    mish_ref_terms_d(x, &t1, &t2);
     if (scale) *scale = fabs(g) * (fabs(t1) + fabs(t2));
     return g * (t1 + t2);
 }

@@ -30,6 +30,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "mg_test.h"
+#include "mish_reference.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -62,13 +63,8 @@ static void runtime_up(void) {
     }
 }
 
-/* mish'(x) from its definition, in double. */
-static double mish_grad_ref(double x) {
-    double sp = x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-    double t = tanh(sp);
-    double sig = 1.0 / (1.0 + exp(-x));
-    return t + x * (1.0 - t * t) * sig;
-}
+/* mish'(x): the project's one reference (tests/accuracy/mish_reference.h) */
+static double mish_grad_ref(double x) { return (double)mish_ref_grad_ld((long double)x); }
 
 #define MAXN 4096
 
