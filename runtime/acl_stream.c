@@ -1019,14 +1019,18 @@ static int ranges_overlap(const mgrt_access *a, const mgrt_access *b) {
     return shared;
 }
 
-/* A task of `s` that conflicts with `node`'s accesses and is not ordered before them. */
-static const task_node *conflicting_task(const stream *s, const task_node *node, const mgrt_access **mine,
-                                         const mgrt_access **theirs) {
+/* The first task of `s` after sequence `ordered` (those up to it are ordered before `node`
+   by event waits) that conflicts with `node`'s accesses. The ordered ones are skipped here,
+   not after: the first conflicting task may be ordered while a later one is not (A writes,
+   records an event, writes again; B waits for the event and writes), and that later one is
+   the race. */
+static const task_node *conflicting_task(const stream *s, const task_node *node, uint64_t ordered,
+                                         const mgrt_access **mine, const mgrt_access **theirs) {
     const task_node *candidates[1] = {s->current};
     for (int pass = 0; pass < 2; pass++) {
         const task_node *t = pass == 0 ? candidates[0] : s->head;
         for (; t != NULL; t = pass == 0 ? NULL : t->next) {
-            if (t->kind != NODE_TASK || t->access_count == 0) continue;
+            if (t->kind != NODE_TASK || t->access_count == 0 || t->sequence <= ordered) continue;
             for (size_t i = 0; i < node->access_count; i++)
                 for (size_t j = 0; j < t->access_count; j++)
                     if ((node->accesses[i].write || t->accesses[j].write) &&
@@ -1046,8 +1050,8 @@ static aclError append_locked(const char *api, stream *s, aclrtStream handle, ta
         for (stream *other = live_streams; other != NULL; other = other->next_live) {
             if (other == s || other->finished == other->queued) continue;
             const mgrt_access *mine = NULL, *theirs = NULL;
-            const task_node *t = conflicting_task(other, node, &mine, &theirs);
-            if (t == NULL || t->sequence <= vclock_get(&s->known, other->id)) continue;
+            const task_node *t = conflicting_task(other, node, vclock_get(&s->known, other->id), &mine, &theirs);
+            if (t == NULL) continue;
             char here[64], there[64];
             stream_name(handle, here, sizeof here);
             if (other->token != NULL)
@@ -1084,7 +1088,7 @@ void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_coun
         for (stream *other = live_streams; other != NULL && found == NULL; other = other->next_live) {
             if (other->retiring || other->finished == other->queued) continue;
             const mgrt_access *mine = NULL, *theirs = NULL;
-            const task_node *t = conflicting_task(other, &probe, &mine, &theirs);
+            const task_node *t = conflicting_task(other, &probe, 0, &mine, &theirs);
             if (t != NULL) {
                 found = other;
                 target = t->sequence;
