@@ -975,7 +975,7 @@ static void shape_of(const mgrt_access *x, run_shape *s) {
     }
     /* Fold the smallest dim while its steps stay within the run: the copies of the run it
        makes then cover one interval. No overflow: every element lies inside the access's
-       range, and the folded run ends at its last byte. */
+       range (checked when it was queued), and the folded run ends at its last byte. */
     s->run = x->elem_bytes;
     int folded = 0;
     while (folded < s->rank && s->strides[folded] <= s->run) {
@@ -1038,7 +1038,7 @@ typedef struct run_walk {
 /* The runs under dims 0..top, the outer indices giving `start`: only the indices whose
    block [start + i * stride, + reach) meets the window are visited, so a small window in
    a large view costs a visit or two per dim. No overflow: the blocks lie inside the
-   access's range, and the window inside it too. */
+   access's range (checked at queueing), and the window inside it too. */
 static int walk_runs(const run_walk *w, int top, uintptr_t start) {
     if (*w->visits_left == 0) return -1;
     --*w->visits_left;
@@ -1212,6 +1212,21 @@ void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_coun
     pthread_mutex_unlock(&sched);
 }
 
+/* 1 when a strided access keeps mgrt_access's promise: dims >= 1, strides >= 0, and every
+   element inside [ptr, ptr + bytes). The race check's walks rely on it (no overflow, no
+   index past MGRT_ACCESS_MAX_RANK); one that does not is checked as its whole range. */
+static int access_is_sound(const mgrt_access *x) {
+    if (x->rank < 1 || x->rank > MGRT_ACCESS_MAX_RANK || x->elem_bytes == 0 || x->elem_bytes > x->bytes) return 0;
+    uint64_t reach = x->elem_bytes;
+    for (int d = 0; d < x->rank; d++) {
+        if (x->dims[d] < 1 || x->strides[d] < 0) return 0;
+        uint64_t steps = (uint64_t)x->dims[d] - 1, stride = (uint64_t)x->strides[d];
+        if (stride != 0 && steps > (x->bytes - reach) / stride) return 0;
+        reach += steps * stride;
+    }
+    return 1;
+}
+
 static task_node *new_node(node_kind kind) {
     task_node *node = mgrt_calloc(1, sizeof *node);
     if (node != NULL) node->kind = kind;
@@ -1233,6 +1248,8 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory queueing work", api);
     }
     if (access_count) memcpy(copy, accesses, access_count * sizeof *copy);
+    for (size_t i = 0; i < access_count; i++)
+        if (copy[i].rank != 0 && !access_is_sound(&copy[i])) copy[i].rank = 0;
     node->run = run;
     node->release = release;
     node->task = task;

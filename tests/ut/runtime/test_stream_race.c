@@ -2,8 +2,8 @@
  * tests/ut/runtime/test_stream_race.c: the cross-stream race check on strided accesses
  * (mgrt_access with dims and strides, as an operator launch declares a non-contiguous
  * view): exact against a brute force on random layouts, interleaved views of any size
- * accepted, the check's cost bounded, and an unordered task behind an event-ordered one still a
- * race.
+ * accepted, the check's cost bounded, an unordered task behind an event-ordered one still a
+ * race, and a malformed access checked as its whole range.
  *
  * Stream A is held by a gate (mg_gate.h), so what is queued behind it is unfinished when
  * stream B queues. The tasks do nothing: their accesses are only compared, so most cases
@@ -309,6 +309,29 @@ MG_TEST(an_unordered_task_behind_an_event_ordered_one_is_still_a_race) {
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(s.b), ACL_SUCCESS);
     }
     MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    done(s);
+}
+
+/* ---- malformed ------------------------------------------------------------------------------------ */
+
+/* mgrt_stream_submit_access is exported: an access with a rank above MGRT_ACCESS_MAX_RANK
+   made the element walk index past its arrays (a stack write), one with elem_bytes 0
+   touched nothing (a missed race). Such an access is checked as its whole range. */
+MG_TEST(a_malformed_strided_access_is_checked_as_its_range) {
+    streams s = two_streams();
+    int64_t dims[1] = {64}, steps[1] = {8};
+    mgrt_access even = strided(BASE, 4, 1, dims, steps, 1);
+    mgrt_access bad = strided(BASE + 4, 4, 1, dims, steps, 1);
+    bad.rank = MGRT_ACCESS_MAX_RANK + 1;
+    MG_CHECK_EQ_INT(race_status(s, &even, &bad), ACLNN_ERR_PARAM_INVALID);
+    bad.rank = 1;
+    bad.elem_bytes = 0;
+    MG_CHECK_EQ_INT(race_status(s, &even, &bad), ACLNN_ERR_PARAM_INVALID);
+    bad.elem_bytes = 4;
+    bad.dims[0] = 1000; /* elements past the range */
+    MG_CHECK_EQ_INT(race_status(s, &even, &bad), ACLNN_ERR_PARAM_INVALID);
+    bad.dims[0] = 64;
+    MG_CHECK_EQ_INT(race_status(s, &even, &bad), 0); /* well formed again: the odd elements */
     done(s);
 }
 
