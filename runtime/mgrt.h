@@ -110,7 +110,9 @@ MGRT_API int32_t mgrt_stream_submit(const char *api, aclrtStream stream, mgrt_ta
    are touched, elem_bytes each, element idx at ptr + sum(idx[i] * strides[i]) (strides in
    bytes, >= 0), all inside the range. The race check compares the elements when two
    ranges meet, so views that interleave without sharing a byte (the two halves of each
-   row) are not a race. */
+   row) are not a race. A strided access that breaks these rules (rank above
+   MGRT_ACCESS_MAX_RANK, elem_bytes 0, a dim below 1, a negative stride, an element outside
+   the range) is checked as its whole range. */
 typedef struct mgrt_access {
     const void *ptr;
     uint64_t bytes;

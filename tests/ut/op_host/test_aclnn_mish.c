@@ -257,4 +257,55 @@ MG_TEST(disjoint_column_halves_on_two_streams_are_not_a_race) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
 }
 
+/* The same split of a tensor above 2^26 bytes (4100 x 4100 floats, ~67 MB): the window
+   where the halves' ranges meet was too large to compare byte by byte, so the second launch
+   was refused (161002) however the views sat; now the halves are told apart arithmetically
+   (found by an audit). */
+MG_TEST(disjoint_column_halves_of_a_large_tensor_on_two_streams_are_not_a_race) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    enum { R = 4100, C = 4100, H = C / 2 };
+    float *x = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&x, (size_t)R * C * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (size_t i = 0; i < (size_t)R * C; i++) x[i] = (float)(i % 89) / 8.0f - 5.0f;
+    int64_t storage[1] = {(int64_t)R * C}, half[2] = {R, H}, strides[2] = {C, 1};
+    aclTensor *left = aclCreateTensor(half, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, x);
+    aclTensor *right = aclCreateTensor(half, 2, ACL_FLOAT, strides, H, ACL_FORMAT_ND, storage, 1, x);
+    aclTensor *shifted = aclCreateTensor(half, 2, ACL_FLOAT, strides, H - 1, ACL_FORMAT_ND, storage, 1, x);
+    void *ws_a = NULL, *ws_b = NULL;
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(left, &ws, &e), ACLNN_SUCCESS);
+    if (ws > 0) MG_CHECK_EQ_INT(aclrtMalloc(&ws_a, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    if (ws > 0) MG_CHECK_EQ_INT(aclrtMalloc(&ws_b, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", a, busy_run, busy_release, (void *)(uintptr_t)200000, 1), 0);
+    MG_CHECK_EQ_INT(aclnnInplaceMish(ws_a, ws, e, a), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(right, &ws, &e), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_SUCCESS);
+    /* One column further left, the halves share a column: a race, nothing queued. */
+    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(shifted, &ws, &e), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    /* Every element once: the first and last of each half of a few rows. */
+    const size_t rows[3] = {0, R / 2, R - 1}, cols[4] = {0, H - 1, H, C - 1};
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) {
+            size_t i = rows[r] * C + cols[c];
+            double want = ut_mish_ref((double)((float)(i % 89) / 8.0f - 5.0f));
+            MG_CHECK(fabs(x[i] - want) <= 1e-5 * (1 + fabs(want)));
+        }
+    aclDestroyTensor(left);
+    aclDestroyTensor(right);
+    aclDestroyTensor(shifted);
+    if (ws_a) aclrtFree(ws_a);
+    if (ws_b) aclrtFree(ws_b);
+    aclrtFree(x);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
+}
+
 int main(int argc, char **argv) { return ut_main(argc, argv); }
