@@ -34,9 +34,11 @@ done
 check "libascendcl exports aclInit" grep -q '^MISHGRAD_1\.0 aclInit$' "$dir/ascendcl.names"
 check "libascendcl exports aclrtMalloc" grep -q '^MISHGRAD_1\.0 aclrtMalloc$' "$dir/ascendcl.names"
 check "libnnopbase exports aclCreateTensor" grep -q '^MISHGRAD_1\.0 aclCreateTensor$' "$dir/nnopbase.names"
-# Every operator entry point (aclnnop/aclnn_mish_backward.h, aclnnop/aclnn_mish.h)
-for entry in aclnnMishBackwardGetWorkspaceSize aclnnMishBackward aclnnMishGetWorkspaceSize aclnnMish \
-             aclnnInplaceMishGetWorkspaceSize aclnnInplaceMish; do
+# Every operator entry point the installed operator headers declare (aclnnop/*.h: each
+# "aclnnStatus aclnnXxx("), so a new operator's header is checked without a list to extend
+entries=$(sed -n 's/.*aclnnStatus \(aclnn[A-Z][A-Za-z0-9_]*\)(.*/\1/p' "$MISHGRAD_PKG_PREFIX"/include/aclnnop/*.h | sort -u)
+check "the operator headers declare entry points" test -n "$entries"
+for entry in $entries; do
   check "libcust_opapi exports $entry" grep -q "^MISHGRAD_1\\.0 $entry\$" "$dir/cust_opapi.names"
 done
 # The internal interfaces the other libraries use are there, under the private node only.
