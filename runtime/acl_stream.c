@@ -1868,7 +1868,13 @@ size_t rt_streams_destroy_all(void) {
         if (token != NULL) mgrt_handle_release(token, MGRT_HANDLE_STREAM);
         pthread_mutex_lock(&sched);
         if (s->owner != NULL && s->owner->default_stream == s) s->owner->default_stream = NULL;
-        s->released = 1;
+        /* A user stream is released by its handle's destructor (stream_handle_destroyed),
+           now or at the last unpin of a racing call's handle pin: marking it here as well
+           let our unpin below retire and free it while that call, between its handle pin
+           and its stream pin, still had to touch it (a use after free TSan caught, with
+           aclrtDestroyStream racing aclFinalize). A stream without a handle (a default
+           stream, or one still being created) has no destructor to wait for. */
+        if (token == NULL) s->released = 1;
         pthread_mutex_unlock(&sched);
         unpin(s);
     }
