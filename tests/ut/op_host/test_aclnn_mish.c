@@ -6,9 +6,8 @@
  * test_elementwise_contract.c.
  */
 #include <stdint.h>
-#include <time.h>
 
-#include "mgrt.h"
+#include "mg_gate.h"
 #include "ut_util.h"
 
 static const aclDataType FLOAT_TYPES[3] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
@@ -172,15 +171,21 @@ MG_TEST(every_16_bit_input) {
     }
 }
 
-/* Keeps a stream busy for `sleep_us`, so that the launch queued behind it is unfinished
-   when another stream launches (the cross-stream check only looks at unfinished work). */
-static int32_t busy_run(void *task) {
-    long us = (long)(uintptr_t)task;
-    struct timespec wait = {us / 1000000, (us % 1000000) * 1000};
-    nanosleep(&wait, NULL);
-    return 0;
+/* Phase 1 (it must succeed, asking for at most `capacity` bytes of workspace) and phase 2
+   of aclnnMish (self != NULL) or aclnnInplaceMish on `out`, queued on `stream`; returns
+   phase 2's status. */
+static aclnnStatus queue_mish(const aclTensor *self, aclTensor *out, void *workspace, uint64_t capacity,
+                              aclrtStream stream) {
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    const aclnnStatus planned =
+        self != NULL ? aclnnMishGetWorkspaceSize(self, out, &ws, &e) : aclnnInplaceMishGetWorkspaceSize(out, &ws, &e);
+    MG_CHECK_EQ_INT(planned, ACLNN_SUCCESS);
+    MG_CHECK(ws <= capacity);
+    if (planned != ACLNN_SUCCESS) return planned;
+    if (ws > capacity) return ACLNN_ERR_INNER;
+    return self != NULL ? aclnnMish(workspace, ws, e, stream) : aclnnInplaceMish(workspace, ws, e, stream);
 }
-static void busy_release(void *task) { (void)task; }
 
 /* x[:, :32] on one stream and x[:, 32:] on another (torch.chunk along the last dim, a
    common way to split work over streams): the two halves' byte extents interleave row by
@@ -207,32 +212,21 @@ MG_TEST(disjoint_column_halves_on_two_streams_are_not_a_race) {
     aclTensor *out_r = aclCreateTensor(half, 2, ACL_FLOAT, strides, H, ACL_FORMAT_ND, storage, 1, out);
     aclTensor *out_mid = aclCreateTensor(quarter_on, 2, ACL_FLOAT, strides, H / 2, ACL_FORMAT_ND, storage, 1, out);
     void *ws_a = NULL, *ws_b = NULL;
-    MG_CHECK_EQ_INT(aclrtMalloc(&ws_a, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtMalloc(&ws_b, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    enum { WS = 1 << 16 };
+    MG_CHECK_EQ_INT(aclrtMalloc(&ws_a, WS, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&ws_b, WS, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     for (int form = 0; form < 2; form++) {
-        MG_CHECK_EQ_INT(mgrt_stream_submit("test", a, busy_run, busy_release, (void *)(uintptr_t)200000, 1), 0);
-        uint64_t ws = 0;
-        aclOpExecutor *e = NULL;
-        /* Stream a: the left half (aclnnMish, then in place). */
-        if (form == 0) {
-            MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(in_l, out_l, &ws, &e), ACLNN_SUCCESS);
-            MG_CHECK_EQ_INT(aclnnMish(ws_a, ws, e, a), ACLNN_SUCCESS);
-        } else {
-            MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(out_l, &ws, &e), ACLNN_SUCCESS);
-            MG_CHECK_EQ_INT(aclnnInplaceMish(ws_a, ws, e, a), ACLNN_SUCCESS);
-        }
+        /* The gate keeps stream a's launch unfinished while stream b launches (the check
+           looks only at unfinished work). Stream a: the left half, by aclnnMish, then in
+           place. */
+        mg_gate_close(a);
+        MG_CHECK_EQ_INT(queue_mish(form == 0 ? in_l : NULL, out_l, ws_a, WS, a), ACLNN_SUCCESS);
         /* Stream b, nothing ordering it after a: the right half shares no byte. */
-        if (form == 0) {
-            MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(in_r, out_r, &ws, &e), ACLNN_SUCCESS);
-            MG_CHECK_EQ_INT(aclnnMish(ws_b, ws, e, b), ACLNN_SUCCESS);
-        } else {
-            MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(out_r, &ws, &e), ACLNN_SUCCESS);
-            MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_SUCCESS);
-        }
+        MG_CHECK_EQ_INT(queue_mish(form == 0 ? in_r : NULL, out_r, ws_b, WS, b), ACLNN_SUCCESS);
         /* Columns 16..47 do share elements with a's half: still a race, nothing queued. */
-        MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(out_mid, &ws, &e), ACLNN_SUCCESS);
-        MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_ERR_PARAM_INVALID);
+        MG_CHECK_EQ_INT(queue_mish(NULL, out_mid, ws_b, WS, b), ACLNN_ERR_PARAM_INVALID);
         MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
+        mg_gate_open();
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
     }
@@ -274,20 +268,19 @@ MG_TEST(disjoint_column_halves_of_a_large_tensor_on_two_streams_are_not_a_race) 
     aclTensor *left = aclCreateTensor(half, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, x);
     aclTensor *right = aclCreateTensor(half, 2, ACL_FLOAT, strides, H, ACL_FORMAT_ND, storage, 1, x);
     aclTensor *shifted = aclCreateTensor(half, 2, ACL_FLOAT, strides, H - 1, ACL_FORMAT_ND, storage, 1, x);
+    /* In place on a strided half, the plan's workspace is a dense copy of it (its size
+       rounded up to the executor's 64-byte alignment); queue_mish checks it fits. */
+    const uint64_t ws = (uint64_t)R * H * sizeof(float) + 64;
     void *ws_a = NULL, *ws_b = NULL;
-    uint64_t ws = 0;
-    aclOpExecutor *e = NULL;
-    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(left, &ws, &e), ACLNN_SUCCESS);
-    if (ws > 0) MG_CHECK_EQ_INT(aclrtMalloc(&ws_a, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    if (ws > 0) MG_CHECK_EQ_INT(aclrtMalloc(&ws_b, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(mgrt_stream_submit("test", a, busy_run, busy_release, (void *)(uintptr_t)200000, 1), 0);
-    MG_CHECK_EQ_INT(aclnnInplaceMish(ws_a, ws, e, a), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(right, &ws, &e), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&ws_a, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtMalloc(&ws_b, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    mg_gate_close(a);
+    MG_CHECK_EQ_INT(queue_mish(NULL, left, ws_a, ws, a), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(queue_mish(NULL, right, ws_b, ws, b), ACLNN_SUCCESS);
     /* One column further left, the halves share a column: a race, nothing queued. */
-    MG_CHECK_EQ_INT(aclnnInplaceMishGetWorkspaceSize(shifted, &ws, &e), ACLNN_SUCCESS);
-    MG_CHECK_EQ_INT(aclnnInplaceMish(ws_b, ws, e, b), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_EQ_INT(queue_mish(NULL, shifted, ws_b, ws, b), ACLNN_ERR_PARAM_INVALID);
     MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
+    mg_gate_open();
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(a), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
     /* Every element once: the first and last of each half of a few rows. */
@@ -301,8 +294,8 @@ MG_TEST(disjoint_column_halves_of_a_large_tensor_on_two_streams_are_not_a_race) 
     aclDestroyTensor(left);
     aclDestroyTensor(right);
     aclDestroyTensor(shifted);
-    if (ws_a) aclrtFree(ws_a);
-    if (ws_b) aclrtFree(ws_b);
+    aclrtFree(ws_a);
+    aclrtFree(ws_b);
     aclrtFree(x);
     MG_CHECK_EQ_INT(aclrtDestroyStream(a), ACL_SUCCESS);
     MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
