@@ -9,7 +9,7 @@
  * docs/performance.md). A prefetch is a hint: it never faults and reads nothing into the
  * program, so naming lines past the end of the input is harmless (XNNPACK's kernels do the
  * same).
- * Included by each vocabulary header after MG_LANES.
+ * Included by each vocabulary header; the gathering ISAs define mg_lookup_words themselves.
  */
 #ifndef MG_SIMD_MEMORY_H_
 #define MG_SIMD_MEMORY_H_
@@ -17,7 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2 KiB: 1 KiB to 4 KiB measured the same at 3e7 on the machine above; 8 KiB was slower */
+/* 2 KiB: 2 and 4 KiB measured alike at 3e7 on the machine above, 1 KiB lower, 8 KiB
+   slightly slower (docs/performance.md) */
 #define MG_PREFETCH_AHEAD_BYTES 2048
 #define MG_CACHE_LINE_BYTES 64
 
@@ -32,13 +33,17 @@ static inline void mg_prefetch_ahead(const void *p, size_t step_bytes) {
     } while (offset < step_bytes);
 }
 
-/* out[k] = table[index[k]] for k < words: the portable form of mg_lookup_words. out may be
-   index itself (each word is read before its own slot is written; the tiles allow no other
-   overlap). */
-static inline void mg_lookup_words_by_loads_(const uint16_t *table, const uint16_t *index, uint16_t *out,
-                                             size_t words) {
-    for (size_t k = 0; k < words; k++) out[k] = table[index[k]];
-}
+/* mg_lookup_words and mg_lookup_words_stream for an ISA without gathers (and without
+   streaming stores): out[k] = table[index[k]] for k < MG_LOOKUP_WORDS (which the vocabulary
+   header defines first), by plain loads. out may be index itself (each word is read before
+   its own slot is written; the tiles allow no other overlap). */
+#define MG_DEFINE_LOOKUP_WORDS_BY_LOADS()                                                            \
+    static inline void mg_lookup_words(const uint16_t *table, const uint16_t *index, uint16_t *out) {  \
+        for (size_t k = 0; k < MG_LOOKUP_WORDS; k++) out[k] = table[index[k]];                         \
+    }                                                                                                  \
+    static inline void mg_lookup_words_stream(const uint16_t *table, const uint16_t *index, uint16_t *out) { \
+        mg_lookup_words(table, index, out);                                                            \
+    }
 
 /* The contract every ISA's mg_lookup_words(table, index, out) and mg_lookup_words_stream
    keep: MG_LOOKUP_WORDS words, out[k] = table[index[k]], every index read before any out

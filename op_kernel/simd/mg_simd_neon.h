@@ -129,11 +129,6 @@ MG_DEFINE_PAIR_VIA_SINGLE(uint16_t, bf16, mg_load_bf16, mg_store_bf16, mg_stream
 /* ---- 16-bit table lookups (mg_simd_memory.h): no gather here, plain loads -------------- */
 
 #define MG_LOOKUP_WORDS 8
-static inline void mg_lookup_words(const uint16_t *table, const uint16_t *index, uint16_t *out) {
-    mg_lookup_words_by_loads_(table, index, out, MG_LOOKUP_WORDS);
-}
-static inline void mg_lookup_words_stream(const uint16_t *table, const uint16_t *index, uint16_t *out) {
-    mg_lookup_words(table, index, out);
-}
+MG_DEFINE_LOOKUP_WORDS_BY_LOADS()
 
 #endif /* MG_SIMD_NEON_H_ */
