@@ -1,8 +1,8 @@
 /*
  * tests/reliability/mish_ref.h: what the reliability tests and the fuzz harness need around
  * the project's reference (tests/accuracy/mish_reference.h, which shares no code with the
- * library): 16-bit decoders and encoders of its own, mish' * g from the reference's terms,
- * and a tolerance of its own.
+ * library): its 16-bit conversions and mish' * g from its terms, with the test inputs'
+ * generators and a tolerance of this header's own.
  *
  * The tolerance is deliberately loose next to the accuracy issue's bound: these tests hunt
  * for wrong memory (a missed element, a stale value, a write through the wrong view), which
@@ -35,48 +35,15 @@ static inline int mish_ref_dtype_is_float(aclDataType dtype) {
     return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;
 }
 
-/* IEEE binary16 -> double, exactly, written out from the format's definition. */
-static inline double mish_ref_half_to_double(uint16_t h) {
-    int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    double magnitude;
-    if (exponent == 0) {
-        magnitude = ldexp((double)mantissa, -24);
-    } else if (exponent == 31) {
-        magnitude = mantissa ? NAN : INFINITY;
-    } else {
-        magnitude = ldexp((double)(mantissa | 0x400), exponent - 25);
-    }
-    return sign ? -magnitude : magnitude;
-}
+/* binary16 and bfloat16 -> double, exactly: the reference's decoders (widening to float
+   is exact for both, and float to double too). */
+static inline double mish_ref_half_to_double(uint16_t h) { return (double)mish_ref_f16_to_f32(h); }
+static inline double mish_ref_bf16_to_double(uint16_t b) { return (double)mish_ref_bf16_to_f32(b); }
 
-/* double -> binary16, round to nearest even, written with doubles (not bit tricks) so it is
-   independent of the library's converter. Only used to store test inputs. */
+/* double -> binary16, round to nearest even: the reference's rounding (its NaN made the
+   positive quiet one). Only used to store test inputs. */
 static inline uint16_t mish_ref_double_to_half(double v) {
-    uint16_t sign = signbit(v) ? 0x8000 : 0;
-    double a = fabs(v);
-    if (isnan(v)) return 0x7e00;
-    if (a >= 65520.0) return (uint16_t)(sign | 0x7c00);
-    if (a < ldexp(1.0, -14)) {
-        /* subnormal: units of 2^-24 */
-        double units = nearbyint(ldexp(a, 24));
-        return (uint16_t)(sign | (uint16_t)units);
-    }
-    int e;
-    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    double units = nearbyint(ldexp(m, 11)); /* 11 significant bits */
-    if (units >= 2048.0) {
-        units /= 2.0;
-        e++;
-    }
-    if (e + 14 >= 31) return (uint16_t)(sign | 0x7c00);
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)units & 0x3ff));
-}
-
-static inline double mish_ref_bf16_to_double(uint16_t b) {
-    uint32_t bits = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return (double)f;
+    return isnan(v) ? 0x7e00 : mish_ref_round_f16((long double)v, NULL);
 }
 
 /* double -> bfloat16 by way of float; rounding mode does not matter for stored inputs. */
