@@ -28,7 +28,9 @@
  *
  * Float16 and bfloat16 need far less than float32's 2 ulp (their results are within 1 ulp
  * of correctly rounded when the float32 value is within about 2^-20 relative), so their
- * tiles evaluate t = n / d with the short exp mish_short (see there).
+ * evaluated tiles compute t = n / d with the short exp mish_short (see there), and the
+ * 16-bit tiles look those results up in a table the evaluated tiles fill
+ * (lookup16_tiles.h).
  */
 
 #ifndef MG_ISA_NAME
