@@ -546,15 +546,16 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
                     access->write = output;
                     /* A strided view touches only its elements, not its whole extent: say
                        which, so that a launch on another stream over the elements in its
-                       gaps (the other half of each row) is not taken for a race. The race
-                       check itself drops the dims that do not move (size 1, stride 0). */
+                       gaps (the other half of each row) is not taken for a race. The size-1
+                       dims are left out here, before the byte multiplication: their strides
+                       are never used and may be huge (stride * elem_size would overflow). */
                     if (!sl->view.contiguous) {
                         access->elem_bytes = (uint64_t)sl->view.elem_size;
-                        access->rank = sl->view.rank;
-                        for (int d = 0; d < sl->view.rank; d++) {
-                            access->dims[d] = sl->view.dims[d];
-                            access->strides[d] = sl->view.strides[d] * sl->view.elem_size;
-                        }
+                        for (int d = 0; d < sl->view.rank; d++)
+                            if (sl->view.dims[d] > 1) {
+                                access->dims[access->rank] = sl->view.dims[d];
+                                access->strides[access->rank++] = sl->view.strides[d] * sl->view.elem_size;
+                            }
                     }
                 }
             }
