@@ -22,6 +22,31 @@ static uint64_t init_references;
 /* A finalize has completed and no aclInit has succeeded since: the next finalize is a
    repeat. Starts 0, so a process that never initialized may finalize once, as in CANN. */
 static int finalized;
+/* fork(): the parent had called aclInit (ever_initialized) when this process was forked from
+   it (forked_child). Its stream workers and pool threads do not exist here, and its locks
+   and tables are a snapshot of another process's moment: waiting on that work hung for ever
+   (issue 25; PyTorch's DataLoader forks). A child gets ACL_ERROR_UNINITIALIZE and a message
+   from every call instead, without touching a lock. */
+static atomic_int ever_initialized;
+static atomic_int forked_child;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void forked_into_child(void) {
+    if (!atomic_load(&ever_initialized)) return; /* forked before any aclInit: nothing exists */
+    atomic_store(&forked_child, 1);
+    atomic_store(&initialized, 0);
+}
+
+static void register_atfork(void) { pthread_atfork(NULL, NULL, forked_into_child); }
+
+static aclError refuse_forked(const char *api) {
+    return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE,
+                        "%s: this process was forked from one that had called aclInit; the runtime's threads and "
+                        "device state do not carry over into a forked child. Call acl in the parent only, fork "
+                        "before aclInit, or start the child with exec (Python: the 'spawn' start method, e.g. "
+                        "DataLoader(multiprocessing_context='spawn'))",
+                        api);
+}
 
 /* ---- product profiles -------------------------------------------------------------- */
 
@@ -99,10 +124,14 @@ int mgrt_initialized(void) { return atomic_load_explicit(&initialized, memory_or
 
 aclError rt_require_init(const char *api) {
     if (mgrt_initialized()) return ACL_SUCCESS;
+    if (atomic_load(&forked_child)) return refuse_forked(api);
     return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
 }
 
 aclError aclInit(const char *configPath) {
+    /* Before init_lock: another thread of the parent may have held it at the fork. */
+    if (atomic_load(&forked_child)) return refuse_forked("aclInit");
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&init_lock);
     rt_log_configure();
     aclError status = ACL_SUCCESS;
@@ -119,6 +148,7 @@ aclError aclInit(const char *configPath) {
         rt_streams_open();
         init_references = 1;
         finalized = 0;
+        atomic_store(&ever_initialized, 1);
         atomic_store(&initialized, 1);
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclInit: device 0 is this CPU, SoC profile %s (%s), %d threads",
                  soc_name, soc_profile.product, mgrt_num_threads());
@@ -154,6 +184,7 @@ static aclError repeat_finalize(const char *api) {
 }
 
 aclError aclFinalize(void) {
+    if (atomic_load(&forked_child)) return refuse_forked("aclFinalize");
     pthread_mutex_lock(&init_lock);
     aclError status = ACL_SUCCESS;
     if (atomic_load(&initialized)) {
@@ -171,6 +202,7 @@ aclError aclFinalize(void) {
 }
 
 aclError aclFinalizeReference(uint64_t *refCount) {
+    if (atomic_load(&forked_child)) return refuse_forked("aclFinalizeReference");
     pthread_mutex_lock(&init_lock);
     aclError status = ACL_SUCCESS;
     if (init_references == 0) {

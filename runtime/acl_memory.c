@@ -224,6 +224,11 @@ static int range_is_page_locked_host(const void *ptr, uint64_t bytes) {
 /* Holds `life` for reading and checks the runtime and the calling thread's context. On
    failure nothing is held and the status (message set) is returned. */
 static aclError enter(const char *api) {
+    /* A call that will fail anyway does not take `life`: glibc's rwlock prefers readers, so
+       threads that kept calling while aclFinalize waited for the write side starved it for
+       good (issue 25). Once aclFinalize began, no new reader comes; the ones already past this
+       check are finitely many. */
+    if (!mgrt_initialized()) return rt_require_init(api);
     pthread_rwlock_rdlock(&life);
     aclError status = rt_require_context(api);
     if (status != ACL_SUCCESS) pthread_rwlock_unlock(&life);
@@ -315,8 +320,13 @@ static aclError release(const char *api, block_table *table, void *ptr) {
     block *b = table_find(table, (uintptr_t)ptr);
     int live = b != NULL && !b->dying;
     int registered = live && b->registered;
+    /* An aclrtMallocHost block with a live registration inside it (aclrtHostRegister of it,
+       or of part of it) is refused: launches reach it through the device address until
+       aclrtHostUnregister, and freeing it under them was a use after free (issue 25). */
+    const block *mapped = live && !device ? table_overlapping(&device_blocks, b->base, b->size) : NULL;
+    uintptr_t mapped_base = mapped != NULL ? mapped->base : 0;
     void *memory = NULL;
-    if (live && !registered) {
+    if (live && !registered && mapped == NULL) {
         b->dying = 1;
         if (b->pins == 0) {
             memory = (void *)b->base;
@@ -329,6 +339,11 @@ static aclError release(const char *api, block_table *table, void *ptr) {
                                   "%s: %p is host memory registered by aclrtHostRegister; release it with "
                                   "aclrtHostUnregister",
                                   api, ptr));
+    if (mapped != NULL)
+        return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
+                                  "%s: %p is still registered with aclrtHostRegister (the range at %p); call "
+                                  "aclrtHostUnregister first, then free it",
+                                  api, ptr, (void *)mapped_base));
     if (!live)
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                                   "%s: %p is not the start of a live block (freed twice, or not from %s)", api, ptr,
@@ -465,6 +480,7 @@ static aclError check_device_range(const char *api, const char *what, const void
    to copy or set. *done is then 1, and nothing is held. */
 static aclError enter_sized(const char *api, size_t count, int *done) {
     *done = 0;
+    if (!mgrt_initialized()) return rt_require_init(api); /* as in enter(): never starve aclFinalize */
     pthread_rwlock_rdlock(&life);
     aclError status = rt_require_init(api);
     if (status == ACL_SUCCESS && count == 0) {
@@ -617,20 +633,25 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     hold_range(&holds, src, count);
     if ((status = check_copy(api, dst, destMax, src, count, kind, NULL, &dst_dev, &src_dev)) != ACL_SUCCESS)
         return leave(drop_holds(&holds, status));
-    copy_task *t = mgrt_malloc(sizeof *t);
-    if (t == NULL)
-        return leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory")));
-    t->dst = dst;
-    t->src = src;
-    t->count = count;
-    t->value = 0;
-    mgrt_access accesses[2] = {{.ptr = dst, .bytes = count, .write = 1}, {.ptr = src, .bytes = count, .write = 0}};
     /* CANN: with page-locked host memory (aclrtMallocHost, or a range aclrtHostRegister
        locked) the copy is asynchronous; with pageable host memory (malloc) the call returns
        once the copy is done. */
-    int pageable = (!dst_dev && !range_is_page_locked_host(dst, count)) ||
-                   (!src_dev && !range_is_page_locked_host(src, count));
-    status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, 2, pageable);
+    const int src_pageable = !src_dev && !range_is_page_locked_host(src, count);
+    int pageable = (!dst_dev && !range_is_page_locked_host(dst, count)) || src_pageable;
+    /* Inside a blocking callback the copy may be queued behind that very callback, and
+       waiting for it would deadlock (issue 25): a pageable source is staged now, as a driver
+       stages pageable memory, so the call can return before the copy runs. */
+    const int staged = pageable && src_pageable && rt_streams_in_blocking_callback();
+    copy_task *t = mgrt_malloc(sizeof *t + (staged ? count : 0));
+    if (t == NULL)
+        return leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory")));
+    if (staged) memcpy(t + 1, src, count);
+    t->dst = dst;
+    t->src = staged ? (const void *)(t + 1) : src;
+    t->count = count;
+    t->value = 0;
+    mgrt_access accesses[2] = {{.ptr = dst, .bytes = count, .write = 1}, {.ptr = src, .bytes = count, .write = 0}};
+    status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, staged ? 1 : 2, pageable);
     return leave(drop_holds(&holds, status));
 }
 

@@ -92,6 +92,8 @@ typedef struct subscriber {
     uint64_t thread_id;
     report *head, *tail;        /* callbacks posted, not yet run */
     int streams;                /* streams subscribed to it */
+    int waiters;                /* threads waiting in aclrtProcessReport on it */
+    int closed;                 /* aclFinalize: waiters leave, then it is freed */
     struct subscriber *next;
 } subscriber;
 
@@ -101,6 +103,7 @@ struct report {
     int block;
     int done;                   /* the callback has returned */
     int abandoned;              /* BLOCK: its node was dropped; ProcessReport frees it */
+    uint64_t thread_id;         /* the subscribed thread it was posted to */
     report *next;
 };
 
@@ -150,8 +153,6 @@ static stream *live_streams;
 static size_t live_stream_count;
 static uint64_t next_stream_id = 1;
 static int accepting_work;      /* between aclInit and aclFinalize */
-static subscriber *subscribers;
-static int subscriber_count;
 
 static uint64_t now_ns(void) {
     struct timespec t;
@@ -280,10 +281,38 @@ static void finish_node_locked(stream *s, task_node *node) {
     pthread_cond_broadcast(&progress);
 }
 
+/* Frees a subscriber nothing refers to any more (sched held): no stream subscribed to it, no
+   callback posted to it and not yet taken, no thread waiting on it. The table holds only
+   live subscriptions, so 1024 threads that each subscribed and unsubscribed do not fill it
+   for good (issue 25). */
+static subscriber *subscribers;
+static int subscriber_count;
+static void forget_subscriber_locked(subscriber *sub) {
+    if (sub->streams > 0 || sub->head != NULL || sub->waiters > 0) return;
+    for (subscriber **at = &subscribers; *at != NULL; at = &(*at)->next) {
+        if (*at == sub) {
+            *at = sub->next;
+            subscriber_count--;
+            mgrt_free(sub);
+            return;
+        }
+    }
+}
+
+/* 1 when the head of `s` is a blocking callback posted to the calling thread and not yet
+   returned (sched held): work queued on `s` after it cannot run until this thread has
+   finished that callback, so this thread must never wait for it. */
+static int blocked_by_my_callback_locked(const stream *s) {
+    const task_node *head = s->head;
+    return head != NULL && head->kind == NODE_CALLBACK && head->generation != 0 && head->rep != NULL &&
+           head->rep->block && !head->rep->done && head->rep->thread_id == (uint64_t)pthread_self();
+}
+
 /* Posts a callback to the stream's subscriber; 0 when the stream has none any more. */
 static int post_report_locked(stream *s, report *rep) {
     subscriber *sub = s->sub;
     if (sub == NULL) return 0;
+    rep->thread_id = sub->thread_id;
     rep->next = NULL;
     if (sub->tail) sub->tail->next = rep; else sub->head = rep;
     sub->tail = rep;
@@ -458,7 +487,11 @@ static void stream_retire(stream *s) {
     if (s->first_error != 0)
         mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "a destroyed stream's last work failed (%d): %s", (int)s->first_error,
                  s->first_error_message);
-    if (s->sub != NULL) s->sub->streams--;
+    if (s->sub != NULL) {
+        s->sub->streams--;
+        forget_subscriber_locked(s->sub);
+        s->sub = NULL;
+    }
     if (s->prev_live) s->prev_live->next_live = s->next_live; else live_streams = s->next_live;
     if (s->next_live) s->next_live->prev_live = s->prev_live;
     live_stream_count--;
@@ -765,11 +798,19 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uin
     return create_stream(api, handle, priority, flag);
 }
 
-/* Drops the nodes of `s` that have not started (sched held); returns how many. */
+/* Drops the nodes of `s` that have not started (sched held); returns how many. They are
+   taken off the stream first, so nothing more starts, but discarded only once the task
+   running now has finished: a dropped event record counts as completed, and a stream
+   waiting on it must not pass before the output of that task is written (issue 25: it
+   read stale results). */
 static size_t drop_queued_locked(stream *s) {
+    task_node *dropped_head = s->head;
+    s->head = s->tail = NULL;
+    while (s->running) pthread_cond_wait(&progress, &sched);
     size_t dropped = 0;
-    while (s->head != NULL) {
-        task_node *node = pop_node(s);
+    while (dropped_head != NULL) {
+        task_node *node = dropped_head;
+        dropped_head = node->next;
         s->finished = node->sequence;
         discard_node_locked(node);
         dropped++;
@@ -791,7 +832,6 @@ static aclError destroy_stream(const char *api, aclrtStream handle, int force) {
         size_t dropped = drop_queued_locked(h.s);
         if (dropped > 0)
             mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "%s: dropped %zu queued node(s) that had not started", api, dropped);
-        while (h.s->running) pthread_cond_wait(&progress, &sched);
     } else {
         wait_stream_locked(h.s, h.s->queued, -1);
     }
@@ -1192,7 +1232,9 @@ void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_coun
         stream *found = NULL;
         uint64_t target = 0, visits_left = MAX_VISITS; /* out of visits: wait for that work */
         for (stream *other = live_streams; other != NULL && found == NULL; other = other->next_live) {
-            if (other->retiring || other->finished == other->queued) continue;
+            /* A stream held at a blocking callback this thread runs: the work behind it
+               waits for this very call (issue 25: a copy in the callback deadlocked). */
+            if (other->retiring || other->finished == other->queued || blocked_by_my_callback_locked(other)) continue;
             const mgrt_access *mine = NULL, *theirs = NULL;
             const task_node *t = conflicting_task(other, &probe, 0, &visits_left, &mine, &theirs);
             if (t != NULL) {
@@ -1201,10 +1243,13 @@ void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_coun
             }
         }
         if (found == NULL) break;
-        /* Tasks finish in order: wait for that one (running it here when its stream is idle),
-           then look again. Errors stay for the stream's next synchronize. */
+        /* Tasks finish in order: one step towards that one (run here when its stream is
+           idle), or a wait for progress, then look again: the stream may meanwhile have
+           stopped at a blocking callback of this thread's. Errors stay for the stream's next
+           synchronize. */
         pin_locked(found);
-        wait_stream_locked(found, target, -1);
+        if (found->running || found->head == NULL || found->head->sequence > target || !step_locked(found))
+            pthread_cond_wait(&progress, &sched);
         pthread_mutex_unlock(&sched);
         unpin(found);
         pthread_mutex_lock(&sched);
@@ -1314,8 +1359,10 @@ aclError rt_stream_submit_acl(const char *api, aclrtStream handle, mgrt_task_run
     if (status != ACL_SUCCESS || !wait_done) return status;
     /* Returns once the task has run (a copy from pageable host memory, as CANN does). Its
        error, if any, stays for the stream's synchronize. */
+    /* Not behind a blocking callback this thread runs: the copy would wait for itself (the
+       caller staged a pageable source, so the bytes are taken already). */
     pthread_mutex_lock(&sched);
-    wait_stream_locked(h.s, sequence, -1);
+    if (!blocked_by_my_callback_locked(h.s)) wait_stream_locked(h.s, sequence, -1);
     pthread_mutex_unlock(&sched);
     release_held(&h);
     return ACL_SUCCESS;
@@ -1723,6 +1770,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
                               (unsigned long long)h.s->sub->thread_id);
     } else {
         h.s->sub->streams--;
+        forget_subscriber_locked(h.s->sub);
         h.s->sub = NULL;
     }
     pthread_mutex_unlock(&sched);
@@ -1771,6 +1819,11 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
     return status;
 }
 
+/* How many blocking callbacks the calling thread is running now (aclrtProcessReport). */
+static _Thread_local int in_blocking_callback;
+
+int rt_streams_in_blocking_callback(void) { return in_blocking_callback > 0; }
+
 aclError aclrtProcessReport(int32_t timeout) {
     static const char api[] = "aclrtProcessReport";
     aclError status = rt_require_init(api);
@@ -1783,7 +1836,7 @@ aclError aclrtProcessReport(int32_t timeout) {
     uint64_t me = (uint64_t)pthread_self();
     pthread_mutex_lock(&sched);
     subscriber *sub = find_subscriber_locked(me);
-    if (sub == NULL || (sub->streams == 0 && sub->head == NULL)) {
+    if (sub == NULL || sub->closed || (sub->streams == 0 && sub->head == NULL)) {
         pthread_mutex_unlock(&sched);
         return mgrt_fail_at(api, ACL_ERROR_RT_THREAD_SUBSCRIBE,
                             "aclrtProcessReport: the calling thread (%llu) is not subscribed to any stream "
@@ -1791,22 +1844,38 @@ aclError aclrtProcessReport(int32_t timeout) {
                             (unsigned long long)me);
     }
     struct timespec deadline = deadline_after(timeout > 0 ? timeout : 0);
-    while (sub->head == NULL) {
-        if (timeout < 0) {
+    /* Counted while it waits: aclFinalize closes the subscriber, wakes this thread and frees
+       the subscriber only once every waiter has left (it was freed under a waiter: issue 25). */
+    sub->waiters++;
+    int timed_out = 0;
+    while (sub->head == NULL && !sub->closed && !timed_out) {
+        if (timeout < 0)
             pthread_cond_wait(&progress, &sched);
-        } else if (pthread_cond_timedwait(&progress, &sched, &deadline) == ETIMEDOUT && sub->head == NULL) {
-            pthread_mutex_unlock(&sched);
-            return mgrt_fail_at(api, ACL_ERROR_RT_REPORT_TIMEOUT,
-                                "aclrtProcessReport: no callback came within %d ms", (int)timeout);
-        }
+        else
+            timed_out = pthread_cond_timedwait(&progress, &sched, &deadline) == ETIMEDOUT && sub->head == NULL;
+    }
+    sub->waiters--;
+    if (sub->closed || timed_out) {
+        const int closed = sub->closed;
+        if (closed) pthread_cond_broadcast(&progress); /* aclFinalize waits for the waiters */
+        pthread_mutex_unlock(&sched);
+        if (closed)
+            return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE,
+                                "aclrtProcessReport: aclFinalize ran while the thread waited for callbacks; the "
+                                "subscription is gone (end the callback thread's loop)");
+        return mgrt_fail_at(api, ACL_ERROR_RT_REPORT_TIMEOUT, "aclrtProcessReport: no callback came within %d ms",
+                            (int)timeout);
     }
     /* Run every callback posted so far, in order, outside the lock. */
     report *list = sub->head;
     sub->head = sub->tail = NULL;
+    forget_subscriber_locked(sub); /* unsubscribed from every stream meanwhile */
     pthread_mutex_unlock(&sched);
     while (list != NULL) {
         report *next = list->next;
+        in_blocking_callback += list->block;
         list->fn(list->user_data);
+        in_blocking_callback -= list->block;
         pthread_mutex_lock(&sched);
         if (!list->block || list->abandoned)
             mgrt_free(list);
@@ -1883,6 +1952,18 @@ size_t rt_streams_destroy_all(void) {
        nothing queued can touch the memory aclFinalize releases next. */
     pthread_mutex_lock(&sched);
     while (live_stream_count > 0) pthread_cond_wait(&progress, &sched);
+    /* Threads waiting in aclrtProcessReport: woken, and gone from the subscribers, before
+       those are freed. */
+    for (;;) {
+        int waiting = 0;
+        for (subscriber *sub = subscribers; sub != NULL; sub = sub->next) {
+            sub->closed = 1;
+            waiting += sub->waiters;
+        }
+        if (waiting == 0) break;
+        pthread_cond_broadcast(&progress);
+        pthread_cond_wait(&progress, &sched);
+    }
     /* Callbacks posted and never processed. */
     while (subscribers != NULL) {
         subscriber *sub = subscribers;

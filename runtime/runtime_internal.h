@@ -38,6 +38,9 @@ void rt_streams_wait_all(void);
    waits for the unfinished queued tasks whose declared ranges overlap them (one side
    writing), and for nothing else, leaving any error for the next synchronize. */
 void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_count);
+/* acl_stream.c: 1 while the calling thread runs an ACL_CALLBACK_BLOCK callback (inside
+   aclrtProcessReport): a pageable copy queued then must not wait for itself. */
+int rt_streams_in_blocking_callback(void);
 /* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);
