@@ -7,11 +7,19 @@
  * stays valid until the thread's next aclGetRecentErrMsg. The list keeps the newest
  * messages that fit in RECENT_ERROR_CAPACITY bytes.
  *
- * ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error, 4 off; default 3) and
- * ASCEND_LOG_PRINT_TO_STDOUT (or the deprecated ASCEND_SLOG_PRINT_TO_STDOUT; 1: stdout, else
- * stderr) are read at the first log call and again at every aclInit, so a program that sets
- * them before aclInit is obeyed.
+ * Log lines go where CANN puts them: to a file per process,
+ * <dir>/debug/plog/plog-<pid>_<YYYYmmddHHMMSSmmm>.log, where <dir> is ASCEND_PROCESS_LOG_PATH,
+ * else $ASCEND_WORK_PATH/log, else $HOME/ascend/log (directories made as needed); to stdout
+ * instead with ASCEND_LOG_PRINT_TO_STDOUT=1 (or the deprecated ASCEND_SLOG_PRINT_TO_STDOUT=1).
+ * Only when no file can be made there (no HOME, a read-only directory) do they go to stderr,
+ * so that nothing is lost. ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error, 4 off;
+ * default 3) sets the level. All are read at the first log call and again at every aclInit,
+ * so a program that sets them before aclInit is obeyed. A forked child writes its own file.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -85,14 +93,102 @@ static int env_int(const char *name, int fallback, int lo, int hi) {
 
 /* Printing to stdout: ASCEND_LOG_PRINT_TO_STDOUT, or, when that is unset or empty, the
    deprecated ASCEND_SLOG_PRINT_TO_STDOUT (CANN 9.2.0: "if both are set, the new one
-   decides"); 1 prints to stdout, anything else keeps the default (stderr here). */
+   decides"); 1 prints to stdout, anything else keeps the default (the log file). */
 static int print_to_stdout(void) {
     const char *current = getenv("ASCEND_LOG_PRINT_TO_STDOUT");
     const char *name = current != NULL && *current != '\0' ? "ASCEND_LOG_PRINT_TO_STDOUT" : "ASCEND_SLOG_PRINT_TO_STDOUT";
     return env_int(name, 0, 0, 1);
 }
 
+/* ---- the log file ---------------------------------------------------------------------- */
+
+#define LOG_PATH_CAPACITY 4096
+
+/* Guards the file and where it should be; held while a line is written to it, so lines
+   from several threads do not interleave. Taken around fork() (pthread_atfork), so a child
+   never inherits it held. */
+static pthread_mutex_t log_file_lock = PTHREAD_MUTEX_INITIALIZER;
+static char log_root[LOG_PATH_CAPACITY]; /* the directory the environment names ("": none) */
+static FILE *log_file;
+static pid_t log_file_pid;               /* the process that opened log_file */
+static char log_file_root[LOG_PATH_CAPACITY];
+static int log_file_failed;              /* opening under log_root failed: stderr until it changes */
+static pthread_once_t log_atfork_once = PTHREAD_ONCE_INIT;
+
+static void log_fork_prepare(void) { pthread_mutex_lock(&log_file_lock); }
+static void log_fork_parent(void) { pthread_mutex_unlock(&log_file_lock); }
+static void log_fork_child(void) {
+    log_file_failed = 0; /* the child opens its own file at its first line */
+    pthread_mutex_unlock(&log_file_lock);
+}
+static void register_log_atfork(void) { pthread_atfork(log_fork_prepare, log_fork_parent, log_fork_child); }
+
+/* The directory CANN logs under (lock held). */
+static void choose_log_root_locked(void) {
+    const char *process = getenv("ASCEND_PROCESS_LOG_PATH");
+    const char *work = getenv("ASCEND_WORK_PATH");
+    const char *home = getenv("HOME");
+    if (process != NULL && *process != '\0')
+        snprintf(log_root, sizeof log_root, "%s", process);
+    else if (work != NULL && *work != '\0')
+        snprintf(log_root, sizeof log_root, "%s/log", work);
+    else if (home != NULL && *home != '\0')
+        snprintf(log_root, sizeof log_root, "%s/ascend/log", home);
+    else
+        log_root[0] = '\0';
+}
+
+/* mkdir -p of `path` (modified in place, restored). 1 when it exists as a directory. */
+static int make_directories(char *path) {
+    for (char *p = path + 1; *p != '\0'; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        const int made = mkdir(path, 0750) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!made) return 0;
+    }
+    if (mkdir(path, 0750) != 0 && errno != EEXIST) return 0;
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The open log file of this process under log_root, opened now if need be; NULL when none
+   can be (lock held). */
+static FILE *log_file_locked(void) {
+    const pid_t me = getpid();
+    if (log_file != NULL && log_file_pid == me && strcmp(log_file_root, log_root) == 0) return log_file;
+    if (log_file != NULL) { /* another directory, or the parent's file in a forked child */
+        fclose(log_file);
+        log_file = NULL;
+    }
+    if (log_root[0] == '\0' || log_file_failed) return NULL;
+    char dir[LOG_PATH_CAPACITY + 16], path[LOG_PATH_CAPACITY + 96];
+    snprintf(dir, sizeof dir, "%s/debug/plog", log_root);
+    struct timeval now;
+    gettimeofday(&now, NULL);
+    struct tm local;
+    const time_t seconds = now.tv_sec;
+    localtime_r(&seconds, &local);
+    snprintf(path, sizeof path, "%s/plog-%ld_%04d%02d%02d%02d%02d%02d%03ld.log", dir, (long)me, local.tm_year + 1900,
+             local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, (long)(now.tv_usec / 1000));
+    int fd = make_directories(dir) ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640) : -1;
+    log_file = fd >= 0 ? fdopen(fd, "a") : NULL;
+    if (log_file == NULL) {
+        if (fd >= 0) close(fd);
+        log_file_failed = 1;
+        return NULL;
+    }
+    log_file_pid = me;
+    snprintf(log_file_root, sizeof log_file_root, "%s", log_root);
+    return log_file;
+}
+
 void rt_log_configure(void) {
+    pthread_once(&log_atfork_once, register_log_atfork);
+    pthread_mutex_lock(&log_file_lock);
+    choose_log_root_locked();
+    log_file_failed = 0; /* try again: the directory may exist now */
+    pthread_mutex_unlock(&log_file_lock);
     atomic_store(&log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", MGRT_LOG_ERROR, 0, 4));
     atomic_store(&log_to_stdout, print_to_stdout());
     atomic_store(&log_configured, 1);
@@ -136,13 +232,18 @@ static void log_vprint(int level, const char *module, const char *fmt, va_list a
     localtime_r(&seconds, &local);
     char message[1536];
     vsnprintf(message, sizeof message, fmt, args);
-    /* One fprintf per line so lines from several threads do not interleave. */
-    FILE *out = atomic_load(&log_to_stdout) ? stdout : stderr;
+    const int to_stdout = atomic_load(&log_to_stdout);
+    /* One fprintf per line (under the file's lock, or stdio's own) so lines from several
+       threads do not interleave. */
+    if (!to_stdout) pthread_mutex_lock(&log_file_lock);
+    FILE *file = to_stdout ? NULL : log_file_locked();
+    FILE *out = to_stdout ? stdout : file != NULL ? file : stderr;
     fprintf(out, "[%s] MISHGRAD(%ld,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld [%s] %s\n",
             level_name(level), (long)getpid(), program_name(), local.tm_year + 1900,
             local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
             (long)(now.tv_usec / 1000), (long)(now.tv_usec % 1000), module, message);
     fflush(out);
+    if (!to_stdout) pthread_mutex_unlock(&log_file_lock);
 }
 
 void mgrt_log(int level, const char *module, const char *fmt, ...) {

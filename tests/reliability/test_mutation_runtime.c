@@ -7,7 +7,8 @@
  *     4094, an empty message adding nothing, a message made by mgrt_fail cut to 1023
  *     characters, get-and-clear;
  *   - ASCEND_GLOBAL_LOG_LEVEL (0..4, anything else: the default 3) and
- *     ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout; anything else: stderr), read again at aclInit;
+ *     ASCEND_SLOG_PRINT_TO_STDOUT (1: stdout; anything else: the log file, never stderr),
+ *     read again at aclInit;
  *     the level names; the threshold at every level; level 4 silences everything;
  *   - aclAppLog: the levels it takes (ACL_DEBUG..ACL_ERROR), CANN's text (thread id,
  *     function, file as given, line, the quoted message), no line for a NULL file, function
@@ -20,13 +21,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "mg_log_file.h"
 #include "mg_test.h"
 #include "mgrt.h"
 #include "mgrt_handle.h"
 
 /* ---- capturing the log ------------------------------------------------------------------ */
 
-static char out_text[65536], err_text[65536];
+/* out_text: stdout; log_text: what the log file gained (mg_log_file.h); stderr must stay
+   empty (the runtime never logs there while it can write its file). */
+static char out_text[65536], log_text[65536], stderr_text[65536];
 
 static void read_back(FILE *tmp, char *text) {
     fflush(tmp);
@@ -37,7 +41,7 @@ static void read_back(FILE *tmp, char *text) {
 }
 
 /* Runs fn with stdout and stderr each going to a temporary file; the text lands in
-   out_text / err_text. */
+   out_text / stderr_text, the log file's new text in log_text. */
 static void capture(void (*fn)(void)) {
     fflush(stdout);
     fflush(stderr);
@@ -45,6 +49,7 @@ static void capture(void (*fn)(void)) {
     int saved_out = dup(1), saved_err = dup(2);
     dup2(fileno(o), 1);
     dup2(fileno(e), 2);
+    const long before = mg_log_size();
     fn();
     fflush(stdout);
     fflush(stderr);
@@ -53,7 +58,11 @@ static void capture(void (*fn)(void)) {
     close(saved_out);
     close(saved_err);
     read_back(o, out_text);
-    read_back(e, err_text);
+    read_back(e, stderr_text);
+    char *logged = mg_log_text_since(before);
+    snprintf(log_text, sizeof log_text, "%s", logged ? logged : "");
+    free(logged);
+    if (stderr_text[0] != '\0') MG_FAIL("the runtime wrote to stderr: %s", stderr_text);
 }
 
 static int count_of(const char *text, const char *needle) {
@@ -211,16 +220,16 @@ MG_TEST(log_level_threshold_and_names) {
             char needle[64];
             snprintf(needle, sizeof needle, "[MOD] line %d\n", level);
             int want = cases[c].threshold != 4 && level >= cases[c].threshold;
-            MG_CHECK_EQ_INT(count_of(err_text, needle), want);
+            MG_CHECK_EQ_INT(count_of(log_text, needle), want);
             /* the line starts with its level's name */
-            const char *at = strstr(err_text, needle);
+            const char *at = strstr(log_text, needle);
             if (at != NULL) {
                 const char *start = at;
-                while (start > err_text && start[-1] != '\n') start--;
+                while (start > log_text && start[-1] != '\n') start--;
                 MG_CHECK(strncmp(start, names[level], strlen(names[level])) == 0);
             }
         }
-        MG_CHECK_EQ_INT(count_of(err_text, "\n"), cases[c].threshold == 4 ? 0 : 4 - cases[c].threshold);
+        MG_CHECK_EQ_INT(count_of(log_text, "\n"), cases[c].threshold == 4 ? 0 : 4 - cases[c].threshold);
     }
 }
 
@@ -232,8 +241,8 @@ MG_TEST(log_goes_to_stdout_only_when_asked) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         restart("0", cases[c].env);
         capture(log_each_level);
-        const char *yes = cases[c].to_stdout ? out_text : err_text;
-        const char *no = cases[c].to_stdout ? err_text : out_text;
+        const char *yes = cases[c].to_stdout ? out_text : log_text;
+        const char *no = cases[c].to_stdout ? log_text : out_text;
         MG_CHECK_EQ_INT(count_of(yes, "[MOD] line "), 4);
         MG_CHECK_EQ_INT(strlen(no), 0);
     }
@@ -248,12 +257,12 @@ MG_TEST(log_goes_to_stdout_only_when_asked) {
         restart("0", both[c].deprecated);
         capture(log_each_level);
         unsetenv("ASCEND_LOG_PRINT_TO_STDOUT");
-        const char *yes = both[c].to_stdout ? out_text : err_text;
-        const char *no = both[c].to_stdout ? err_text : out_text;
+        const char *yes = both[c].to_stdout ? out_text : log_text;
+        const char *no = both[c].to_stdout ? log_text : out_text;
         if (count_of(yes, "[MOD] line ") != 4 || strlen(no) != 0)
             MG_FAIL("ASCEND_LOG_PRINT_TO_STDOUT=%s ASCEND_SLOG_PRINT_TO_STDOUT=%s: expected %s", 
                     both[c].current ? both[c].current : "(unset)", both[c].deprecated ? both[c].deprecated : "(unset)",
-                    both[c].to_stdout ? "stdout" : "stderr");
+                    both[c].to_stdout ? "stdout" : "the log file");
         else
             MG_CHECK(1);
     }
@@ -269,8 +278,8 @@ MG_TEST(log_goes_to_stdout_only_when_asked) {
     capture(log_each_level);
     char prefix[128];
     snprintf(prefix, sizeof prefix, "[ERROR] MISHGRAD(%ld,%s):", (long)getpid(), comm);
-    MG_CHECK(strncmp(err_text, prefix, strlen(prefix)) == 0);
-    if (strncmp(err_text, prefix, strlen(prefix)) != 0) MG_FAIL("line \"%s\", expected it to start \"%s\"", err_text, prefix);
+    MG_CHECK(strncmp(log_text, prefix, strlen(prefix)) == 0);
+    if (strncmp(log_text, prefix, strlen(prefix)) != 0) MG_FAIL("line \"%s\", expected it to start \"%s\"", log_text, prefix);
 }
 
 /* ---- aclAppLog ------------------------------------------------------------------------- */
@@ -301,38 +310,38 @@ MG_TEST(app_log_levels_names_and_cut) {
     char line[256];
     restart("0", "0");
     capture(app_logs);
-    MG_CHECK_EQ_INT(count_of(err_text, "[ERROR] "), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "[ERROR] "), 1);
     snprintf(line, sizeof line, "[APP] %ld my_func:/some/dir/my_file.c:42: \"value 7 and text\"\n", tid);
-    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[INFO] "), 0);
-    MG_CHECK_EQ_INT(count_of(err_text, "no names"), 0);
-    MG_CHECK_EQ_INT(count_of(err_text, "[WARNING] "), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, line), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "[INFO] "), 0);
+    MG_CHECK_EQ_INT(count_of(log_text, "no names"), 0);
+    MG_CHECK_EQ_INT(count_of(log_text, "[WARNING] "), 1);
     snprintf(line, sizeof line, "[APP] %ld f:plain.c:0: \"plain\"\n", tid);
-    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "[DEBUG] "), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, line), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "[DEBUG] "), 1);
     snprintf(line, sizeof line, "[APP] %ld dbg:a/b.c:1: \"debug line\"\n", tid);
-    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "level "), 0);
-    MG_CHECK_EQ_INT(count_of(err_text, "\n"), 3);
+    MG_CHECK_EQ_INT(count_of(log_text, line), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "level "), 0);
+    MG_CHECK_EQ_INT(count_of(log_text, "\n"), 3);
     /* the threshold applies: at warning level, debug lines are dropped */
     restart("2", "0");
     capture(app_logs);
-    MG_CHECK_EQ_INT(count_of(err_text, "\n"), 2);
+    MG_CHECK_EQ_INT(count_of(log_text, "\n"), 2);
     snprintf(line, sizeof line, "[APP] %ld f:plain.c:0: \"plain\"\n", tid);
-    MG_CHECK_EQ_INT(count_of(err_text, line), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "debug line"), 0);
+    MG_CHECK_EQ_INT(count_of(log_text, line), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "debug line"), 0);
     /* a text over 1023 characters: its first 1008 and "...[truncated]"; 1023 exactly: whole */
     restart("3", "0");
     capture(app_log_long);
     char *want = malloc(1200);
     char *t = repeat('T', 1008);
     snprintf(want, 1200, "[APP] %ld f:x.c:9: \"%s...[truncated]\"\n", tid, t);
-    MG_CHECK_EQ_INT(count_of(err_text, want), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, want), 1);
     free(t);
     t = repeat('U', 1023);
     snprintf(want, 1200, "[APP] %ld f:x.c:10: \"%s\"\n", tid, t);
-    MG_CHECK_EQ_INT(count_of(err_text, want), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "truncated"), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, want), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "truncated"), 1);
     free(t);
     free(want);
 }
@@ -353,16 +362,16 @@ static void finalize_clean(void) { (void)aclFinalize(); }
 MG_TEST(finalize_says_what_it_released) {
     restart(NULL, "0");
     capture(finalize_with_leftovers);
-    MG_CHECK_EQ_INT(count_of(err_text, "[WARNING] "), 1);
-    MG_CHECK_EQ_INT(count_of(err_text, "aclFinalize: released 1 stream(s) and 2 memory block(s) the program left alive\n"), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "[WARNING] "), 1);
+    MG_CHECK_EQ_INT(count_of(log_text, "aclFinalize: released 1 stream(s) and 2 memory block(s) the program left alive\n"), 1);
     /* nothing left: nothing said */
     restart(NULL, "0");
     capture(finalize_clean);
-    MG_CHECK_EQ_INT(strlen(err_text), 0);
+    MG_CHECK_EQ_INT(strlen(log_text), 0);
     /* level 4: silent even with leftovers */
     restart("4", "0");
     capture(finalize_with_leftovers);
-    MG_CHECK_EQ_INT(strlen(err_text), 0);
+    MG_CHECK_EQ_INT(strlen(log_text), 0);
     restart(NULL, NULL);
 }
 

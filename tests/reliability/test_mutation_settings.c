@@ -13,7 +13,7 @@
  *                         the CPU lacks or an unknown name: the best, with a warning naming
  *                         the setting.
  *
- * Warnings come at the default log level ([WARNING] on stderr); a setting used as given
+ * Warnings come at the default log level ([WARNING] lines; printed to stdout here); a setting used as given
  * prints nothing.
  */
 #include <dirent.h>
@@ -45,13 +45,14 @@ static int child(void) {
 
 static const char *self_path;
 
-/* Runs the child with `assignments` in its environment; stdout and stderr into out. */
+/* Runs the child with `assignments` in its environment; stdout and stderr into out, the
+   log lines among them (ASCEND_SLOG_PRINT_TO_STDOUT=1: the default is a log file). */
 static int run_child(const char *assignments, char *out, size_t capacity) {
     char command[4096];
     const char *emulator = getenv("MISHGRAD_TEST_EMULATOR");
     snprintf(command, sizeof command,
-             "env -u MISHGRAD_NUM_THREADS -u MISHGRAD_ISA -u ASCEND_GLOBAL_LOG_LEVEL -u ASCEND_SLOG_PRINT_TO_STDOUT "
-             "%s %s '%s' --child 2>&1",
+             "env -u MISHGRAD_NUM_THREADS -u MISHGRAD_ISA -u ASCEND_GLOBAL_LOG_LEVEL -u ASCEND_LOG_PRINT_TO_STDOUT "
+             "ASCEND_SLOG_PRINT_TO_STDOUT=1 %s %s '%s' --child 2>&1",
              assignments, emulator ? emulator : "", self_path);
     FILE *pipe = popen(command, "r");
     if (pipe == NULL) return -1;

@@ -114,8 +114,11 @@ static atomic_int waiter_status = -1;
 static atomic_int waiter_message_ok;
 static atomic_int waiter_ready;
 
+static atomic_int waiter_subscribed;
+
 static void *report_waiter(void *arg) {
     (void)arg;
+    while (!atomic_load(&waiter_subscribed)) sleep_ms(1);
     atomic_store(&waiter_ready, 1);
     const aclError r = aclrtProcessReport(-1);
     atomic_store(&waiter_message_ok, message_has("aclFinalize"));
@@ -131,6 +134,7 @@ static void case_report_waiter(void) {
     atomic_store(&waiter_ready, 0);
     pthread_create(&t, NULL, report_waiter, NULL);
     CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    atomic_store(&waiter_subscribed, 1);
     while (!atomic_load(&waiter_ready)) sleep_ms(1);
     sleep_ms(50); /* inside the wait */
     watchdog(20);
