@@ -25,7 +25,7 @@ pkg_failed=0
 
 # The user's own settings must not decide what the tests see: every run below states the
 # environment it needs.
-unset MISHGRAD_SOC_VERSION ASCEND_GLOBAL_LOG_LEVEL ASCEND_SLOG_PRINT_TO_STDOUT \
+unset MISHGRAD_SOC_VERSION ASCEND_GLOBAL_LOG_LEVEL ASCEND_SLOG_PRINT_TO_STDOUT ASCEND_LOG_PRINT_TO_STDOUT \
       MISHGRAD_FAULT_ALLOC MISHGRAD_FAULT_STEP MISHGRAD_ISA || true
 # Programs built against sanitized libraries must carry the same sanitizer runtime.
 pkg_san_flags=()
