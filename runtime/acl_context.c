@@ -107,6 +107,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
 static aclError reset_device(const char *api, int32_t deviceId, int force) {
     aclError status = check_device(api, deviceId);
     if (status != ACL_SUCCESS) return status;
+    /* It may drain the callback's own stream: from inside a blocking callback it hung. */
+    if ((status = rt_refuse_in_blocking_callback(api)) != ACL_SUCCESS) return status;
     pthread_mutex_lock(&context_lock);
     if (device_set_count == 0) {
         pthread_mutex_unlock(&context_lock);
@@ -182,6 +184,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
     static const char api[] = "aclrtDestroyContext";
     aclError status = check_context(api, context);
     if (status != ACL_SUCCESS) return status;
+    if ((status = rt_refuse_in_blocking_callback(api)) != ACL_SUCCESS) return status; /* as reset_device */
     rt_context *ctx = mgrt_handle_pin(context, MGRT_HANDLE_CONTEXT);
     if (ctx == NULL) return check_context(api, context);
     int is_default = ctx->is_default;

@@ -420,6 +420,8 @@ aclError aclrtHostUnregister(void *ptr) {
     aclError status = enter(api);
     if (status != ACL_SUCCESS) return status;
     if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister: ptr is NULL"));
+    /* It waits for every stream, the one a blocking callback holds too: refused there. */
+    if ((status = rt_refuse_in_blocking_callback(api)) != ACL_SUCCESS) return leave(status);
     /* Launches holding a pin queue first; queued work may still use the range. */
     int found = begin_unregister((uintptr_t)ptr);
     if (found) {

@@ -676,7 +676,8 @@ static struct timespec deadline_after(int32_t ms) {
 
 /* Waits (sched held) until the nodes of `s` up to `target` have finished. With timeout_ms < 0
    it runs runnable nodes itself when the worker is idle; with a limit it leaves them to the
-   worker (a task cannot be stopped halfway) and gives up at the deadline. 0, or ETIMEDOUT. */
+   worker (a task cannot be stopped halfway) and gives up at the deadline. 0, ETIMEDOUT, or
+   EDEADLK when the wait would be for a blocking callback the calling thread is running. */
 static int wait_stream_locked(stream *s, uint64_t target, int32_t timeout_ms) {
     struct timespec deadline;
     if (timeout_ms >= 0) {
@@ -684,6 +685,9 @@ static int wait_stream_locked(stream *s, uint64_t target, int32_t timeout_ms) {
         if (s->finished < target) wake_worker_locked(s);
     }
     while (s->finished < target) {
+        /* The stream stands at a blocking callback this thread is running: what is behind it
+           waits for this very call to return. EDEADLK instead of a hang. */
+        if (blocked_by_my_callback_locked(s)) return EDEADLK;
         if (timeout_ms < 0 && !s->running && s->head != NULL && s->head->sequence <= target) {
             if (step_locked(s)) continue;
         }
@@ -696,6 +700,24 @@ static int wait_stream_locked(stream *s, uint64_t target, int32_t timeout_ms) {
         }
     }
     return 0;
+}
+
+/* The refusal of a call that would wait for work behind a blocking callback the calling
+   thread is running (issue 25's round-3 attack: it hung). */
+static aclError waits_for_own_callback(const char *api, const char *what) {
+    return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: called inside an ACL_CALLBACK_BLOCK callback that %s stands at: the work it would "
+                        "wait for runs only after the callback returns. Wait after the callback, or launch it "
+                        "with ACL_CALLBACK_NO_BLOCK",
+                        api, what);
+}
+
+aclError rt_refuse_in_blocking_callback(const char *api) {
+    if (!rt_streams_in_blocking_callback()) return ACL_SUCCESS;
+    return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                        "%s: cannot be called inside an ACL_CALLBACK_BLOCK callback: it waits for streams, and the "
+                        "callback's stream stands at the callback until it returns",
+                        api);
 }
 
 /* Takes the first error of the work up to `target` (sched held). */
@@ -716,6 +738,10 @@ static aclError synchronize_held(const char *api, stream *s, aclrtStream handle,
     int waited = wait_stream_locked(s, target, timeout_ms);
     int32_t first_error = waited == 0 ? take_error_locked(s, target, message, sizeof message) : 0;
     pthread_mutex_unlock(&sched);
+    if (waited == EDEADLK) {
+        char name[64];
+        return waits_for_own_callback(api, stream_name(handle, name, sizeof name));
+    }
     if (waited != 0) {
         char name[64];
         return mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
@@ -832,8 +858,11 @@ static aclError destroy_stream(const char *api, aclrtStream handle, int force) {
         size_t dropped = drop_queued_locked(h.s);
         if (dropped > 0)
             mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "%s: dropped %zu queued node(s) that had not started", api, dropped);
-    } else {
-        wait_stream_locked(h.s, h.s->queued, -1);
+    } else if (wait_stream_locked(h.s, h.s->queued, -1) == EDEADLK) {
+        pthread_mutex_unlock(&sched);
+        release_held(&h);
+        char name[64];
+        return waits_for_own_callback(api, stream_name(handle, name, sizeof name));
     }
     pthread_mutex_unlock(&sched);
     int won = mgrt_handle_release(handle, MGRT_HANDLE_STREAM);
@@ -1642,9 +1671,13 @@ static aclError synchronize_event(const char *api, aclrtEvent handle, int32_t ti
     pthread_mutex_lock(&sched);
     const uint64_t target = ev->records;
     struct timespec deadline = deadline_after(timeout > 0 ? timeout : 0);
-    int timed_out = 0;
-    while (ev->completed < target && !timed_out) {
+    int timed_out = 0, deadlocked = 0;
+    while (ev->completed < target && !timed_out && !deadlocked) {
         stream *s = ev->record_stream; /* alive while the record is pending (it is queued) */
+        if (blocked_by_my_callback_locked(s)) { /* the record is behind this thread's callback */
+            deadlocked = 1;
+            break;
+        }
         if (timeout < 0 && !s->running && s->head != NULL && s->head->sequence <= ev->record_sequence) {
             if (step_locked(s)) continue;
         }
@@ -1657,6 +1690,7 @@ static aclError synchronize_event(const char *api, aclrtEvent handle, int32_t ti
     }
     pthread_mutex_unlock(&sched);
     mgrt_handle_unpin(handle);
+    if (deadlocked) return waits_for_own_callback(api, "the stream of the event's record");
     if (timed_out)
         return mgrt_fail_at(api, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %p did not complete within %d ms", api,
                             handle, (int)timeout);

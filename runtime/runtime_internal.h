@@ -41,6 +41,9 @@ void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_coun
 /* acl_stream.c: 1 while the calling thread runs an ACL_CALLBACK_BLOCK callback (inside
    aclrtProcessReport): a pageable copy queued then must not wait for itself. */
 int rt_streams_in_blocking_callback(void);
+/* acl_stream.c: 0, or 207000 with the message set when the calling thread runs an
+   ACL_CALLBACK_BLOCK callback (calls that wait for whole contexts or every stream). */
+aclError rt_refuse_in_blocking_callback(const char *api);
 /* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);

@@ -2,7 +2,7 @@
  * tests/reliability/test_regress_issue25.c: issue 25's runtime defects, one case each.
  *
  *   test_regress_issue25 <case>     finalize_starve | report_waiter | freehost_registered |
- *                                   callback_copy | fork_child | subscriber_growth |
+ *                                   callback_copy | callback_waits | fork_child | subscriber_growth |
  *                                   force_destroy_record
  *
  * Each case runs in its own process (CTest registers one test per case): several end the
@@ -235,6 +235,71 @@ static void case_callback_copy(void) {
     CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
+/* ---- round 3's own attack: waits inside a blocking callback ----------------------------- */
+
+/* Each call waits for work queued behind the callback it runs in; it hung for good. Now
+   207000 at once, with a message. */
+enum { WAIT_CALLS = 8 };
+static aclError wait_got[WAIT_CALLS];
+static int wait_message_ok[WAIT_CALLS];
+
+static void waiting_callback(void *user) {
+    aclrtStream s = user;
+    aclrtEvent ev = NULL;
+    (void)aclrtCreateEvent(&ev);
+    (void)aclrtRecordEvent(ev, s); /* behind this callback */
+    void *host = NULL, *mapped = NULL;
+    (void)aclrtMallocHost(&host, 4096);
+    (void)aclrtHostRegister(host, 4096, ACL_HOST_REGISTER_MAPPED, &mapped);
+    aclrtContext other = NULL;
+    (void)aclrtCreateContext(&other, 0);
+    (void)aclrtSetCurrentContext(cb_context);
+    (void)aclGetRecentErrMsg();
+    for (int i = 0; i < WAIT_CALLS; i++) {
+        switch (i) {
+        case 0: wait_got[i] = aclrtSynchronizeStream(s); break;
+        case 1: wait_got[i] = aclrtSynchronizeStreamWithTimeout(s, 10000); break;
+        case 2: wait_got[i] = aclrtSynchronizeDevice(); break;
+        case 3: wait_got[i] = aclrtSynchronizeEvent(ev); break;
+        case 4: wait_got[i] = aclrtDestroyStream(s); break;
+        case 5: wait_got[i] = aclrtHostUnregister(host); break;
+        case 6: wait_got[i] = aclrtDestroyContext(other); break;
+        default: wait_got[i] = aclrtResetDevice(0); break;
+        }
+        wait_message_ok[i] = message_has("ACL_CALLBACK_BLOCK");
+    }
+    (void)aclrtDestroyEvent(ev);
+    atomic_store(&cb_ran, 1);
+}
+
+static void case_callback_waits(void) {
+    start_runtime();
+    CHECK(aclrtGetCurrentContext(&cb_context) == ACL_SUCCESS, "aclrtGetCurrentContext");
+    aclrtStream s = NULL;
+    CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
+    CHECK(aclrtMalloc(&cb_dev, CB_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    pthread_t t;
+    pthread_create(&t, NULL, callback_thread, NULL);
+    CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    watchdog(20);
+    CHECK(aclrtLaunchCallback(waiting_callback, s, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
+    CHECK(aclrtMemsetAsync(cb_dev, CB_BYTES, 0x77, CB_BYTES, s) == ACL_SUCCESS, "aclrtMemsetAsync");
+    CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
+    alarm(0);
+    CHECK(atomic_load(&cb_ran), "the callback ran");
+    for (int i = 0; i < WAIT_CALLS; i++)
+        CHECK(wait_got[i] == ACL_ERROR_RT_FEATURE_NOT_SUPPORT && wait_message_ok[i],
+              "call %d in the callback returned %d (want 207000 and a message naming ACL_CALLBACK_BLOCK)", i,
+              wait_got[i]);
+    atomic_store(&cb_stop, 1);
+    pthread_join(t, NULL);
+    /* Outside the callback, everything works again. */
+    CHECK(aclrtUnSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtUnSubscribeReport");
+    CHECK(aclrtDestroyStream(s) == ACL_SUCCESS, "aclrtDestroyStream");
+    CHECK(aclrtFree(cb_dev) == ACL_SUCCESS, "aclrtFree");
+    CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 /* ---- 5. fork(): the child gets a status and a message, never a hang --------------------------- */
 
 static int child_checks(aclrtStream s) {
@@ -380,6 +445,7 @@ static const struct {
     {"report_waiter", case_report_waiter},
     {"freehost_registered", case_freehost_registered},
     {"callback_copy", case_callback_copy},
+    {"callback_waits", case_callback_waits},
     {"fork_child", case_fork_child},
     {"subscriber_growth", case_subscriber_growth},
     {"force_destroy_record", case_force_destroy_record},
