@@ -200,6 +200,17 @@ static int vclock_copy(vclock *into, const vclock *from) {
     return vclock_merge(into, from);
 }
 
+/* Drops the entry of `id` (a stream that retired): nothing can race it any more. */
+static void vclock_forget(vclock *c, uint64_t id) {
+    for (size_t i = 0; i < c->count; i++) {
+        if (c->entries[i].stream_id == id) {
+            memmove(&c->entries[i], &c->entries[i + 1], (c->count - i - 1) * sizeof *c->entries);
+            c->count--;
+            return;
+        }
+    }
+}
+
 static void vclock_free(vclock *c) {
     free(c->entries);
     memset(c, 0, sizeof *c);
@@ -475,6 +486,25 @@ static aclError stream_new(const char *api, rt_context *owner, stream **out) {
     return ACL_SUCCESS;
 }
 
+/* 1 when a stream with this id is still in the live list (sched held). */
+static int stream_id_live_locked(uint64_t id) {
+    for (const stream *o = live_streams; o != NULL; o = o->next_live)
+        if (o->id == id) return 1;
+    return 0;
+}
+
+/* vclock_merge, keeping only the streams still live (sched held): an event recorded on a
+   stream that has since retired must not bring its id back into a clock that was cleaned of
+   it (round-3 attack: a long-lived stream waiting on events of short-lived ones kept an
+   entry per dead stream, and every queueing walked them all). */
+static int vclock_merge_live_locked(vclock *into, const vclock *from) {
+    for (size_t i = 0; i < from->count; i++)
+        if (stream_id_live_locked(from->entries[i].stream_id) &&
+            !vclock_raise(into, from->entries[i].stream_id, from->entries[i].sequence))
+            return 0;
+    return 1;
+}
+
 /* Stops the worker (it finishes what is queued first) and frees; sched not held. */
 static void stream_retire(stream *s) {
     pthread_mutex_lock(&sched);
@@ -495,6 +525,7 @@ static void stream_retire(stream *s) {
     if (s->prev_live) s->prev_live->next_live = s->next_live; else live_streams = s->next_live;
     if (s->next_live) s->next_live->prev_live = s->prev_live;
     live_stream_count--;
+    for (stream *o = live_streams; o != NULL; o = o->next_live) vclock_forget(&o->known, s->id);
     vclock_free(&s->known);
     pthread_cond_broadcast(&progress);
     pthread_mutex_unlock(&sched);
@@ -1556,7 +1587,7 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
     } else if (kind == NODE_WAIT && ev->records == ev->completed) {
         /* Nothing pending to wait for (never recorded, or already complete): no node. The
            ordering still counts for the race check. */
-        if (ev->records > 0 && !vclock_merge(&h.s->known, &ev->record_known))
+        if (ev->records > 0 && !vclock_merge_live_locked(&h.s->known, &ev->record_known))
             status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
         mgrt_free(node);
         node = NULL;
@@ -1579,7 +1610,7 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
                 !vclock_raise(&ev->record_known, h.s->id, node->sequence))
                 ev->record_known.count = 0; /* out of memory: ordering unknown, checks stay safe */
         } else if (status == ACL_SUCCESS && kind == NODE_WAIT) {
-            (void)vclock_merge(&h.s->known, &ev->record_known); /* out of memory: fewer orderings known */
+            (void)vclock_merge_live_locked(&h.s->known, &ev->record_known); /* out of memory: fewer orderings known */
         }
         if (status != ACL_SUCCESS) {
             ev->refs--;
@@ -1806,6 +1837,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
         h.s->sub->streams--;
         forget_subscriber_locked(h.s->sub);
         h.s->sub = NULL;
+        pthread_cond_broadcast(&progress); /* a waiter with no stream left goes (ProcessReport) */
     }
     pthread_mutex_unlock(&sched);
     release_held(&h);
@@ -1882,21 +1914,29 @@ aclError aclrtProcessReport(int32_t timeout) {
        the subscriber only once every waiter has left (it was freed under a waiter: issue 25). */
     sub->waiters++;
     int timed_out = 0;
-    while (sub->head == NULL && !sub->closed && !timed_out) {
+    /* Also left when the thread's last stream was unsubscribed (or destroyed) meanwhile:
+       nothing can come any more, and a wait without limit hung for good (round-3 attack). */
+    while (sub->head == NULL && !sub->closed && sub->streams > 0 && !timed_out) {
         if (timeout < 0)
             pthread_cond_wait(&progress, &sched);
         else
             timed_out = pthread_cond_timedwait(&progress, &sched, &deadline) == ETIMEDOUT && sub->head == NULL;
     }
     sub->waiters--;
-    if (sub->closed || timed_out) {
-        const int closed = sub->closed;
+    if (sub->closed || timed_out || sub->head == NULL) {
+        const int closed = sub->closed, orphaned = !closed && !timed_out;
         if (closed) pthread_cond_broadcast(&progress); /* aclFinalize waits for the waiters */
+        if (orphaned) forget_subscriber_locked(sub);
         pthread_mutex_unlock(&sched);
         if (closed)
             return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE,
                                 "aclrtProcessReport: aclFinalize ran while the thread waited for callbacks; the "
                                 "subscription is gone (end the callback thread's loop)");
+        if (orphaned)
+            return mgrt_fail_at(api, ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                                "aclrtProcessReport: the calling thread (%llu) was unsubscribed from its last stream "
+                                "while it waited (aclrtUnSubscribeReport, or the stream was destroyed)",
+                                (unsigned long long)me);
         return mgrt_fail_at(api, ACL_ERROR_RT_REPORT_TIMEOUT, "aclrtProcessReport: no callback came within %d ms",
                             (int)timeout);
     }

@@ -2,7 +2,8 @@
  * tests/reliability/test_regress_issue25.c: issue 25's runtime defects, one case each.
  *
  *   test_regress_issue25 <case>     finalize_starve | report_waiter | freehost_registered |
- *                                   callback_copy | callback_waits | fork_child | subscriber_growth |
+ *                                   callback_copy | callback_waits | report_unsubscribed |
+ *                                   clock_growth | fork_child | subscriber_growth |
  *                                   force_destroy_record
  *
  * Each case runs in its own process (CTest registers one test per case): several end the
@@ -300,6 +301,89 @@ static void case_callback_waits(void) {
     CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
+/* ---- round 3's attacks: a report waiter whose last stream goes; clocks of dead streams ----- */
+
+static void *late_report_waiter(void *arg) {
+    (void)arg;
+    while (!atomic_load(&waiter_subscribed)) sleep_ms(1);
+    atomic_store(&waiter_ready, 1);
+    const aclError r = aclrtProcessReport(-1);
+    atomic_store(&waiter_message_ok, message_has("unsubscribed"));
+    atomic_store(&waiter_status, (int)r);
+    return NULL;
+}
+
+/* aclrtProcessReport(-1) while the thread's only stream is unsubscribed: it waited for ever
+   (nothing can come any more); now 107012 with a message. */
+static void case_report_unsubscribed(void) {
+    start_runtime();
+    aclrtStream s = NULL;
+    CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
+    pthread_t t;
+    pthread_create(&t, NULL, late_report_waiter, NULL);
+    CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    atomic_store(&waiter_subscribed, 1);
+    while (!atomic_load(&waiter_ready)) sleep_ms(1);
+    sleep_ms(50); /* inside the wait */
+    watchdog(20);
+    CHECK(aclrtUnSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtUnSubscribeReport");
+    pthread_join(t, NULL);
+    alarm(0);
+    CHECK(atomic_load(&waiter_status) == ACL_ERROR_RT_THREAD_SUBSCRIBE, "aclrtProcessReport returned %d, want 107012",
+          atomic_load(&waiter_status));
+    CHECK(atomic_load(&waiter_message_ok), "the waiter's message says it was unsubscribed");
+    CHECK(aclrtDestroyStream(s) == ACL_SUCCESS, "aclrtDestroyStream");
+    CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* Two long-lived streams wait on events of thousands of short-lived ones. Their vector
+   clocks kept an entry per dead stream, and an event wait merged clock into clock entry by
+   entry: the same record-and-wait cost grew with the square of the streams that ever lived
+   (milliseconds after 4000). It must stay what it was at the start. */
+static double record_and_wait_us(aclrtStream from, aclrtStream to, aclrtEvent ev) {
+    enum { OPS = 20 };
+    const double t0 = now_s();
+    for (int i = 0; i < OPS; i++) {
+        (void)aclrtRecordEvent(ev, from);
+        (void)aclrtStreamWaitEvent(to, ev);
+    }
+    return (now_s() - t0) * 1e6 / OPS;
+}
+
+static void case_clock_growth(void) {
+    start_runtime();
+    aclrtStream a = NULL, b = NULL;
+    aclrtEvent ev = NULL, probe = NULL;
+    CHECK(aclrtCreateStream(&a) == ACL_SUCCESS && aclrtCreateStream(&b) == ACL_SUCCESS, "aclrtCreateStream");
+    CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS && aclrtCreateEvent(&probe) == ACL_SUCCESS, "aclrtCreateEvent");
+    (void)record_and_wait_us(a, b, probe); /* warm up */
+    const double before = record_and_wait_us(a, b, probe);
+    watchdog(100);
+    enum { SHORT_LIVED = 4000 };
+    for (int i = 0; i < SHORT_LIVED; i++) {
+        aclrtStream x = NULL;
+        if (aclrtCreateStream(&x) != ACL_SUCCESS) {
+            CHECK(0, "aclrtCreateStream %d", i);
+            break;
+        }
+        (void)aclrtRecordEvent(ev, x);
+        (void)aclrtStreamWaitEvent(a, ev);
+        (void)aclrtStreamWaitEvent(b, ev);
+        (void)aclrtDestroyStream(x);
+    }
+    const double after = record_and_wait_us(a, b, probe);
+    alarm(0);
+    printf("record + wait: %.1f us at the start, %.1f us after %d streams lived and went\n", before, after,
+           SHORT_LIVED);
+    const double limit = 20.0 * before > 500.0 ? 20.0 * before : 500.0;
+    CHECK(after < limit, "record + wait took %.1f us after %d short-lived streams (%.1f us at the start)", after,
+          SHORT_LIVED, before);
+    CHECK(aclrtSynchronizeStream(a) == ACL_SUCCESS && aclrtSynchronizeStream(b) == ACL_SUCCESS, "synchronize");
+    CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS && aclrtDestroyEvent(probe) == ACL_SUCCESS, "aclrtDestroyEvent");
+    CHECK(aclrtDestroyStream(a) == ACL_SUCCESS && aclrtDestroyStream(b) == ACL_SUCCESS, "aclrtDestroyStream");
+    CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 /* ---- 5. fork(): the child gets a status and a message, never a hang --------------------------- */
 
 static int child_checks(aclrtStream s) {
@@ -446,6 +530,8 @@ static const struct {
     {"freehost_registered", case_freehost_registered},
     {"callback_copy", case_callback_copy},
     {"callback_waits", case_callback_waits},
+    {"report_unsubscribed", case_report_unsubscribed},
+    {"clock_growth", case_clock_growth},
     {"fork_child", case_fork_child},
     {"subscriber_growth", case_subscriber_growth},
     {"force_destroy_record", case_force_destroy_record},
