@@ -57,6 +57,21 @@ const char *mgrt_handle_kind_name(mgrt_handle_kind kind) {
     return (unsigned)kind < MGRT_HANDLE_KIND_COUNT ? kind_names[kind] : "handle";
 }
 
+/* fork(): a child must not inherit the lock held by a thread that does not exist there
+   (round-3 attack: 75 of 300 children forked while other threads made tensors hung in
+   aclCreateTensor). The forking thread takes it around the fork. */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void registry_fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
+static void registry_fork_done(void) { pthread_mutex_unlock(&registry_lock); }
+static void registry_register_atfork(void) {
+    pthread_atfork(registry_fork_prepare, registry_fork_done, registry_fork_done);
+}
+
+static void lock_registry(void) {
+    pthread_once(&atfork_once, registry_register_atfork);
+    pthread_mutex_lock(&registry_lock);
+}
+
 static slot *slot_at(uint32_t index) { return &chunks[index >> CHUNK_BITS][index & (CHUNK_SLOTS - 1)]; }
 
 static void *make_token(uint32_t index, uint32_t generation) {
@@ -120,7 +135,7 @@ static uint32_t index_of(const void *token) { return (uint32_t)((uint64_t)(uintp
 
 void *mgrt_handle_register(mgrt_handle_kind kind, void *object, mgrt_handle_destroy_fn destroy) {
     if ((unsigned)kind >= MGRT_HANDLE_KIND_COUNT || object == NULL) return NULL;
-    pthread_mutex_lock(&registry_lock);
+    lock_registry();
     void *token = NULL;
     uint32_t index = take_free_slot();
     if (index != NO_SLOT) {
@@ -139,7 +154,7 @@ void *mgrt_handle_register(mgrt_handle_kind kind, void *object, mgrt_handle_dest
 }
 
 void *mgrt_handle_pin(const void *token, mgrt_handle_kind kind) {
-    pthread_mutex_lock(&registry_lock);
+    lock_registry();
     void *object = NULL;
     slot *s = live_slot(token);
     if (s != NULL && s->kind == (uint8_t)kind && s->pins < UINT32_MAX) {
@@ -153,7 +168,7 @@ void *mgrt_handle_pin(const void *token, mgrt_handle_kind kind) {
 void mgrt_handle_unpin(const void *token) {
     void *object = NULL;
     mgrt_handle_destroy_fn destroy = NULL;
-    pthread_mutex_lock(&registry_lock);
+    lock_registry();
     uint32_t generation = 0;
     slot *s = decode(token, &generation);
     if (s != NULL && s->occupied && s->generation == generation && s->pins > 0) {
@@ -183,7 +198,7 @@ int mgrt_handle_release(const void *token, mgrt_handle_kind kind) {
     void *object = NULL;
     mgrt_handle_destroy_fn destroy = NULL;
     int released = 0, now = 0;
-    pthread_mutex_lock(&registry_lock);
+    lock_registry();
     slot *s = live_slot(token);
     if (s != NULL && s->kind == (uint8_t)kind) {
         released = 1;
@@ -196,7 +211,7 @@ int mgrt_handle_release(const void *token, mgrt_handle_kind kind) {
 
 mgrt_handle_state mgrt_handle_state_of(const void *token, mgrt_handle_kind kind) {
     mgrt_handle_state state = MGRT_HANDLE_FOREIGN;
-    pthread_mutex_lock(&registry_lock);
+    lock_registry();
     uint32_t generation = 0;
     slot *s = decode(token, &generation);
     if (s != NULL && generation >= 1 && generation <= s->generation) {
@@ -231,7 +246,7 @@ const char *mgrt_handle_describe(const void *token, mgrt_handle_kind kind) {
     case MGRT_HANDLE_STALE: return "is stale (already destroyed or released, or reclaimed by aclFinalize)";
     case MGRT_HANDLE_OTHER_KIND: {
         int actual = -1;
-        pthread_mutex_lock(&registry_lock);
+        lock_registry();
         slot *s = live_slot(token);
         if (s != NULL) actual = s->kind;
         pthread_mutex_unlock(&registry_lock);
@@ -245,7 +260,7 @@ const char *mgrt_handle_describe(const void *token, mgrt_handle_kind kind) {
 
 size_t mgrt_handle_live_count(mgrt_handle_kind kind) {
     if ((unsigned)kind >= MGRT_HANDLE_KIND_COUNT) return 0;
-    pthread_mutex_lock(&registry_lock);
+    lock_registry();
     size_t count = live_by_kind[kind];
     pthread_mutex_unlock(&registry_lock);
     return count;
@@ -262,7 +277,7 @@ size_t mgrt_handle_reclaim_all(void) {
     /* Destructors may release further handles (a tensor list its tensors), so sweep until
        nothing is live; each sweep destroys outside the lock. */
     for (;;) {
-        pthread_mutex_lock(&registry_lock);
+        lock_registry();
         size_t live = 0;
         for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) live += live_by_kind[k];
         doomed *list = live > 0 ? malloc(live * sizeof *list) : NULL;

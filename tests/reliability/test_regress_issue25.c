@@ -3,7 +3,7 @@
  *
  *   test_regress_issue25 <case>     finalize_starve | report_waiter | freehost_registered |
  *                                   callback_copy | callback_waits | report_unsubscribed |
- *                                   clock_growth | fork_child | subscriber_growth |
+ *                                   clock_growth | fork_child | fork_registry | subscriber_growth |
  *                                   force_destroy_record
  *
  * Each case runs in its own process (CTest registers one test per case): several end the
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "aclnn/acl_meta.h"
 
 static const char *case_name = "?";
 static int failures;
@@ -445,6 +446,58 @@ static void case_fork_child(void) {
     CHECK(aclFinalize() == ACL_SUCCESS, "parent: aclFinalize");
 }
 
+/* Round 3's fork attack: children forked while other threads make and destroy tensors. The
+   handle registry's lock could be copied held into the child, whose first aclCreateTensor then
+   hung (75 of 300 children). */
+static atomic_int hammer_stop;
+
+static void *tensor_hammer(void *arg) {
+    (void)arg;
+    int64_t shape[1] = {4}, strides[1] = {1};
+    static float data[4];
+    while (!atomic_load(&hammer_stop)) {
+        aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data);
+        (void)aclDestroyTensor(t);
+    }
+    return NULL;
+}
+
+static void case_fork_registry(void) {
+    start_runtime();
+    enum { HAMMERS = 2, FORKS = 100 };
+    pthread_t hammers[HAMMERS];
+    for (int i = 0; i < HAMMERS; i++) pthread_create(&hammers[i], NULL, tensor_hammer, NULL);
+    int hung = 0, wrong = 0;
+    for (int i = 0; i < FORKS; i++) {
+        const pid_t child = fork();
+        if (child == 0) {
+            alarm(2); /* a hung child dies of SIGALRM */
+            int64_t shape[1] = {4}, strides[1] = {1};
+            static float data[4];
+            aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data);
+            const int made = t != NULL && aclDestroyTensor(t) == ACL_SUCCESS;
+            void *p = NULL;
+            _exit(made && aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_ERROR_UNINITIALIZE ? 0 : 2);
+        }
+        if (child < 0) {
+            CHECK(0, "fork");
+            break;
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (WIFSIGNALED(status))
+            hung++;
+        else if (WEXITSTATUS(status) != 0)
+            wrong++;
+    }
+    atomic_store(&hammer_stop, 1);
+    for (int i = 0; i < HAMMERS; i++) pthread_join(hammers[i], NULL);
+    printf("%d forks while %d threads made tensors: %d children hung, %d answered wrong\n", FORKS, HAMMERS, hung,
+           wrong);
+    CHECK(hung == 0 && wrong == 0, "%d hung, %d wrong", hung, wrong);
+    CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 /* ---- 6. the subscriber table forgets unsubscribed threads ------------------------------------ */
 
 static void case_subscriber_growth(void) {
@@ -533,6 +586,7 @@ static const struct {
     {"report_unsubscribed", case_report_unsubscribed},
     {"clock_growth", case_clock_growth},
     {"fork_child", case_fork_child},
+    {"fork_registry", case_fork_registry},
     {"subscriber_growth", case_subscriber_growth},
     {"force_destroy_record", case_force_destroy_record},
 };
