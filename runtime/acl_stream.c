@@ -1924,7 +1924,8 @@ aclError aclrtProcessReport(int32_t timeout) {
     }
     sub->waiters--;
     if (sub->closed || timed_out || sub->head == NULL) {
-        const int closed = sub->closed, orphaned = !closed && !timed_out;
+        /* aclFinalize retires the streams (orphaning the waiter) before it closes it */
+        const int closed = sub->closed || !accepting_work, orphaned = !closed && !timed_out;
         if (closed) pthread_cond_broadcast(&progress); /* aclFinalize waits for the waiters */
         if (orphaned) forget_subscriber_locked(sub);
         pthread_mutex_unlock(&sched);
