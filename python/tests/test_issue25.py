@@ -170,10 +170,13 @@ def test_vmap_refused_at_the_boundary():
 def test_version():
     assert isinstance(mishgrad.__version__, str)
     assert re.fullmatch(r"\d+\.\d+\.\d+", mishgrad.__version__), mishgrad.__version__
-    # the project's version (CMakeLists.txt's project(); the wheel's metadata says the same)
-    from importlib.metadata import version
+    # the project's version (CMakeLists.txt's project()); installed, the wheel's metadata says the same
+    from importlib.metadata import PackageNotFoundError, version
 
-    assert version("mishgrad") == mishgrad.__version__
+    try:
+        assert version("mishgrad") == mishgrad.__version__
+    except PackageNotFoundError:
+        pass  # a staged copy without metadata (tools/mutate.py's python layer)
 
 
 def test_signatures_inspect_can_read():
