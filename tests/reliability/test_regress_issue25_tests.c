@@ -38,6 +38,20 @@ const char *__asan_default_options(void) { return "allocator_may_return_null=1";
 const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
 
 /* aclGetRecentErrMsg hands a message out once (CANN's): a copy, read as often as needed. */
+/* Under a sanitizer, its own allocator and shadow memory map as they go, so the mapping count
+   below proves nothing there; ThreadSanitizer reports a thread never joined itself ("thread
+   leak"), and AddressSanitizer the worker's use of the stream freed under it. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MAPPINGS_MEANINGFUL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define MAPPINGS_MEANINGFUL 0
+#endif
+#endif
+#ifndef MAPPINGS_MEANINGFUL
+#define MAPPINGS_MEANINGFUL 1
+#endif
+
 static const char *message(void) {
     static _Thread_local char copy[1024];
     const char *m = aclGetRecentErrMsg();
@@ -169,7 +183,7 @@ MG_TEST(stream_created_during_finalize_has_its_worker_joined) {
         return;
     }
     /* joined workers: no mapping left behind (a few for the allocator's own bookkeeping) */
-    MG_CHECK(maps_after - maps_before < 8 + hits / 2);
+    if (MAPPINGS_MEANINGFUL) MG_CHECK(maps_after - maps_before < 8 + hits / 2);
     /* and no thread left: the creators are joined, every worker of a finalized runtime too */
     MG_CHECK_EQ_INT(thread_count(), threads_before);
 }
