@@ -80,17 +80,6 @@ MG_TEST(reset_device_keeps_a_created_context_current) {
     MG_CHECK_EQ_INT(aclFinalize(), ACL_SUCCESS);
 }
 
-/* The default context current on the calling thread is the one a reset clears. */
-MG_TEST(reset_device_clears_the_default_context_it_releases) {
-    MG_CHECK_EQ_INT(aclInit(NULL), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), ACL_SUCCESS);
-    MG_CHECK_EQ_INT(aclrtResetDevice(0), ACL_SUCCESS);
-    aclrtStream s = NULL;
-    MG_CHECK_EQ_INT(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
-    MG_CHECK_STR_CONTAINS(message(), "has no current context");
-    MG_CHECK_EQ_INT(aclFinalize(), ACL_SUCCESS);
-}
-
 /* ---- 12 --------------------------------------------------------------------------------- */
 
 enum { CREATORS = 4, ROUNDS = 300 };
