@@ -205,3 +205,23 @@ def test_torch_keyword_names_match_functional_mish():
     assert mt.mish(input=y, inplace=True) is y
     np.testing.assert_allclose(y.numpy(), torch.nn.functional.mish(x).numpy(), rtol=1e-5, atol=1e-6)
     assert list(inspect.signature(mt.Mish().forward).parameters) == ["input"]
+
+
+# ---- what the round-3 mutation sample left alive ------------------------------------------------
+
+def test_a_tensor_s_own_failure_propagates_as_is():
+    """A tensor whose stride() raises (a subclass, say): its error reaches the caller
+    unchanged, with nothing run (the sample's survivor: that failure ignored, the call going
+    on with an exception set, which Python turns into a SystemError)."""
+    torch = pytest.importorskip("torch")
+
+    class NoStrides(torch.Tensor):
+        def stride(self, *args):
+            raise RuntimeError("no strides here")
+
+    x = torch.ones(4).as_subclass(NoStrides)
+    with torch.no_grad():
+        with pytest.raises(RuntimeError, match="no strides here"):
+            mishgrad.mish(x)
+        with pytest.raises(RuntimeError, match="no strides here"):
+            mishgrad.mish_backward(torch.ones(4), x)
