@@ -50,16 +50,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Layers: (name, description, globs). Tiling and L0 share op_host/elementwise/elementwise_l0.c;
 # they are told apart by function (TILING_FUNCTIONS) below.
 LAYERS = [
-    ("runtime", "libascendcl: devices, memory, streams, thread pool, handles, errors", ["runtime/*.c"]),
-    ("nnopbase", "libnnopbase: tensors, views, executors, Contiguous / ViewCopy", ["nnopbase/*.c"]),
+    ("runtime", "libascendcl: devices, memory, streams, thread pool, handles, errors", ["runtime/*.c", "runtime/*.h"]),
+    ("nnopbase", "libnnopbase: tensors, views, executors, Contiguous / ViewCopy", ["nnopbase/*.c", "nnopbase/*.h"]),
     ("op_host_l2", "operator API: aclnn* entry points and the elementwise layer's checks and plan",
-     ["op_host/op_api/aclnn_*.c", "op_host/elementwise/*_l2.c"]),
+     ["op_host/op_api/aclnn_*.c", "op_host/elementwise/*_l2.c", "op_host/elementwise/*.h", "op_host/op_api/*.h"]),
     ("op_host_l0", "operator launch: l0op kernel steps, the elementwise kernel step",
      ["op_host/op_api/*.c", "op_host/elementwise/*_l0.c", "op_host/*.c"]),
     ("op_host_tiling", "tiling: blocks, tiles, threads, streaming choice, the block runner",
      ["op_host/elementwise/*_l0.c", "op_host/*tiling*.c"]),
-    ("op_kernel", "kernels: math, ISA vocabularies, dispatch", ["op_kernel/*.c", "op_kernel/*.h", "op_kernel/simd/*.h"]),
+    ("op_kernel", "kernels: math, ISA vocabularies, dispatch",
+     ["op_kernel/*.c", "op_kernel/*.h", "op_kernel/simd/*.h", "op_kernel/math/*.h"]),
+    # The Python package's C extension, judged by its pytest suite (PYTHON_TEST below), not CTest.
+    ("python", "the mishgrad package's extension: arguments, tensors, host memory, errors",
+     ["python/csrc/*.c", "python/csrc/*.h"]),
 ]
+# Layers whose tests are not the CTest tests: the package's pytest suite, run against the
+# extension built from the copy (python/CMakeLists.txt, a build of its own) and staged with
+# the package's Python files, as the wheel lays them out.
+PYTHON_LAYERS = {"python"}
 # In these files, the functions whose names match belong to the tiling layer (with the
 # file's top-level #define constants); the rest of the file is L0.
 TILING_FILES = ["op_host/elementwise/*_l0.c", "op_host/*tiling*.c"]
@@ -388,6 +396,36 @@ def load_tests(build_dir, exclude, label=None):
     return tests
 
 
+def python_setup(src_root, work, jobs):
+    """Configures and builds the extension from the copy (build-mutate/pybuild) and returns
+    the synthetic test that stages it and runs pytest; None when Python's development files
+    or pytest are missing (the python layer is then not judged)."""
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    if run([py, "-c", "import pytest"])[0] != 0:
+        print("mutate.py: no pytest for %s: the python layer is not judged" % py, file=sys.stderr)
+        return None, None
+    pybuild = os.path.join(work, "pybuild")
+    if not os.path.exists(os.path.join(pybuild, "build.ninja")):
+        code, out, _ = run(["cmake", "-S", os.path.join(src_root, "python"), "-B", pybuild, "-G", "Ninja",
+                            "-DCMAKE_BUILD_TYPE=Release", "-DPython_EXECUTABLE=" + py,
+                            "-DCMAKE_LINK_DEPENDS_NO_SHARED=ON"])
+        if code != 0:
+            print(out[-3000:])
+            print("mutate.py: the extension's build cannot be configured: the python layer is not judged",
+                  file=sys.stderr)
+            return None, None
+    stage = os.path.join(work, "pystage")
+    version = re.search(r"project\(MishGradV2 VERSION ([0-9.]+)", open(os.path.join(src_root, "CMakeLists.txt")).read())
+    script = ("set -e; rm -rf {stage}; cmake --install {pybuild} --component python --prefix {stage} >/dev/null; "
+              "cp {src}/python/src/mishgrad/* {stage}/mishgrad/; "
+              "echo '__version__ = \"{version}\"' > {stage}/mishgrad/_version.py; "
+              "cd {src}/python/tests; PYTHONPATH={stage} exec {py} -m pytest -q -x -p no:cacheprovider .").format(
+                  stage=stage, pybuild=pybuild, src=src_root, py=py, version=version.group(1) if version else "0")
+    test = {"name": "python.pytest", "command": ["bash", "-c", script], "env": dict(os.environ), "cwd": work,
+            "skip_code": None, "will_fail": False}
+    return pybuild, test
+
+
 def run_test(t, timeout):
     start = time.time()
     code, out, timed_out = run(t["command"], cwd=t["cwd"], env=t["env"], timeout=timeout)
@@ -426,6 +464,8 @@ def main():
                     help="judge the survivors again with a ThreadSanitizer build and the `threads` tests")
     ap.add_argument("--asan", action="store_true",
                     help="judge the survivors again with an ASan+UBSan build and every test but the accuracy sweeps")
+    ap.add_argument("--by-line", action="store_true",
+                    help="draw source lines at random (one site of each), not sites (see seeded_pool)")
     ap.add_argument("--plant", help="judge the hand-written mutants of this file instead of sampling")
     ap.add_argument("--report-only", action="store_true", help="write report.md from results.jsonl and exit")
     ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
@@ -459,8 +499,34 @@ def main():
         print(out[-4000:])
         print("mutate.py: the unmutated tree does not build", file=sys.stderr)
         return 2
-    baseline_objects = object_hashes(build_dir)
+    pybuild, pytest_test = (None, None)
+    if any(l in PYTHON_LAYERS for l in layers) or args.plant:
+        pybuild, pytest_test = python_setup(src_root, args.work, args.jobs)
+        if pybuild is not None:
+            code, out, _ = build(pybuild, args.jobs)
+            if code != 0:
+                print(out[-4000:])
+                print("mutate.py: the unmutated extension does not build", file=sys.stderr)
+                return 2
+    build_dirs = [build_dir] + ([pybuild] if pybuild else [])
+
+    def build_all():
+        for d in build_dirs:
+            code, out, timed_out = build(d, args.jobs)
+            if code != 0:
+                return code, out, timed_out
+        return 0, "", False
+
+    def hashes_all():
+        h = {}
+        for d in build_dirs:
+            h.update(object_hashes(d))
+        return h
+
+    baseline_objects = hashes_all()
     tests = load_tests(build_dir, args.exclude)
+    if pytest_test is not None:
+        tests.append(pytest_test)
     print("mutate.py: baseline: %d tests" % len(tests), flush=True)
     baseline = {}
     for t in tests:
@@ -492,15 +558,18 @@ def main():
         path, original = apply_mutant(src_root, m)
         try:
             start = time.time()
-            code, out, _ = build(build_dir, args.jobs)
+            code, out, _ = build_all()
             build_seconds = time.time() - start
             if code != 0:
                 return dict(m, outcome="compile error", build_seconds=round(build_seconds, 1))
-            now = object_hashes(build_dir)
+            now = hashes_all()
             changed = [p for p, h in now.items() if baseline_objects.get(p) != h]
             if not changed:
                 return dict(m, outcome="no code change", build_seconds=round(build_seconds, 1))
-            ordered = sorted(tests, key=lambda t: (-kills.get((m["layer"], t["name"]), 0), t["seconds"]))
+            # the extension's mutants are judged by the package's suite alone (no CTest test
+            # loads the extension); the pytest run judges no C library mutant either way
+            mine = [t for t in tests if (t["name"] == "python.pytest") == (m["layer"] in PYTHON_LAYERS)]
+            ordered = sorted(mine, key=lambda t: (-kills.get((m["layer"], t["name"]), 0), t["seconds"]))
             deadline = time.time() + args.timeout
             ran = 0
             stalls = []
@@ -575,8 +644,7 @@ def main():
     # round robin over the layers, so a run cut short still covers every layer evenly
     pools, judged = {}, {}
     for layer in layers:
-        pools[layer] = list(per_layer[layer])
-        random.Random("%d:%s" % (args.seed, layer)).shuffle(pools[layer])
+        pools[layer] = seeded_pool(args, per_layer, layer)
         judged[layer] = 0
     while any(judged[l] < args.per_layer and pools[l] for l in layers):
         for layer in layers:
@@ -599,7 +667,7 @@ def main():
         if getattr(args, which):
             sanitizer_rejudge(args, src_root, results_path, layers, record, which)
     # rebuild the unmutated tree, so the copy is clean for the next run
-    build(build_dir, args.jobs)
+    build_all()
     write_report(args, results_path, per_layer, layers)
     return 0
 
@@ -779,13 +847,39 @@ def equivalent_reason(r, rules):
     return None
 
 
+def seeded_pool(args, per_layer, layer):
+    """The layer's mutants in the seeded order the run draws them. By site (the default):
+    every mutation site equally likely, so lines dense with operators and constants are drawn
+    more often. --by-line: every source line that has a site equally likely, and one of its
+    sites drawn at random -- as a person planting bugs on lines picked at random does, which
+    reaches the sparse lines (a call, a flag, a return) a sample by site rarely draws."""
+    rng = random.Random("%d:%s%s" % (args.seed, layer, ":line" if getattr(args, "by_line", False) else ""))
+    pool = list(per_layer[layer])
+    if not getattr(args, "by_line", False):
+        rng.shuffle(pool)
+        return pool
+    lines = {}
+    for m in pool:
+        lines.setdefault((m["file"], m["line"]), []).append(m)
+    keys = sorted(lines)
+    rng.shuffle(keys)
+    out = []
+    for k in keys:
+        sites = lines[k]
+        first = rng.randrange(len(sites))
+        out.append(sites[first])
+    # then the lines' other sites, should a layer run out of lines
+    for k in keys:
+        out.extend(m for m in lines[k] if m not in out)
+    return out
+
+
 def sample_ids(args, per_layer, layers, last):
     """The sample: each layer's seeded order walked as the run walks it, up to --per-layer
     verdicts (a result left from an earlier tree or sample is not counted)."""
     sample = set()
     for layer in layers:
-        pool = list(per_layer[layer])
-        random.Random("%d:%s" % (args.seed, layer)).shuffle(pool)
+        pool = seeded_pool(args, per_layer, layer)
         n = 0
         for m in pool:
             if n >= args.per_layer:
@@ -811,8 +905,8 @@ def write_report(args, results_path, per_layer, layers):
         if r["outcome"] == "survived" and r.get("unfinished"):
             r["outcome"] = "unfinished"
     lines = ["# Mutation run", "",
-             "`python3 tools/mutate.py --per-layer %d --seed %d%s` (tests: every CTest test but `%s`; "
-             "per-mutant timeout %d s)" % (args.per_layer, args.seed,
+             "`python3 tools/mutate.py --per-layer %d --seed %d%s%s` (tests: every CTest test but `%s`; "
+             "per-mutant timeout %d s)" % (args.per_layer, args.seed, " --by-line" if args.by_line else "",
                                           (" --layers " + args.layers) if args.layers else "", args.exclude,
                                           args.timeout), "",
              "| layer | sites | judged | killed | of them by a timeout (twice) | survived | kill rate | survivors judged equivalent | kill rate of behaviour-changing | unfinished | discarded: no code change / compile error |",

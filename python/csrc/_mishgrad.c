@@ -431,7 +431,28 @@ static int from_torch(operand *op, PyObject *obj, const char *name) {
     Py_DECREF(stride);
     if (bad) return -1;
     PyObject *ptr = call0(obj, str_data_ptr);
-    if (ptr == NULL) return -1;
+    if (ptr == NULL) {
+        /* A tensor with no memory of its own: torch.vmap's batched tensors (torch 1.x has no
+           other test for them), functorch's wrappers, some subclasses. Said in the package's
+           words; torch's own is chained as the cause. */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        PyErr_Format(PyExc_TypeError,
+                     "mishgrad: %s has no memory of its own (a torch.vmap / torch.func batched or "
+                     "wrapped tensor?): the library runs on a tensor's memory, so torch.vmap and "
+                     "torch.func transforms are not supported; call mishgrad outside the transform, "
+                     "or use torch.nn.functional.mish inside it",
+                     name);
+        PyObject *t2, *v2, *tb2;
+        PyErr_Fetch(&t2, &v2, &tb2);
+        PyErr_NormalizeException(&t2, &v2, &tb2);
+        if (value != NULL) PyException_SetCause(v2, value); /* steals value */
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        PyErr_Restore(t2, v2, tb2);
+        return -1;
+    }
     op->first = (uintptr_t)PyLong_AsUnsignedLongLong(ptr);
     Py_DECREF(ptr);
     if (PyErr_Occurred()) return -1;
@@ -477,6 +498,15 @@ static int operand_from(operand *op, PyObject *obj, int writable, const char *na
     op->obj = obj;
     if (is_numpy(obj) || (!writable && is_numpy_scalar(obj))) return from_numpy(op, obj, writable, name);
     if (is_torch(obj)) return from_torch(op, obj, name);
+    if (strcmp(Py_TYPE(obj)->tp_name, "Proxy") == 0 || strcmp(Py_TYPE(obj)->tp_name, "Attribute") == 0) {
+        /* torch.fx's symbolic tracing hands a Proxy (tp_name is the bare class name) */
+        PyErr_Format(PyExc_TypeError,
+                     "mishgrad: %s is a %.200s: torch.fx symbolic tracing is not supported (the library "
+                     "runs on a tensor's memory); trace with torch.nn.functional.mish, or make the "
+                     "module calling mishgrad a leaf of the fx.Tracer",
+                     name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
     PyErr_Format(PyExc_TypeError,
                  "mishgrad: %s must be a numpy.ndarray or a torch.Tensor on the CPU, not %.200s",
                  name, Py_TYPE(obj)->tp_name);
@@ -658,6 +688,19 @@ static int call_run(call *c) {
     return status;
 }
 
+/* The library refuses float64 in CANN's words (161002, dtype DOUBLE); a NumPy or torch user
+   is told what to do instead (gradcheck runs in float64: torch's own mish does it). */
+static void add_float64_hint(outcome *o, const operand *ops, int count) {
+    int float64 = 0;
+    for (int i = 0; i < count; i++) float64 |= ops[i].acl_dtype == ACL_DOUBLE;
+    if (!float64) return;
+    size_t used = strlen(o->message);
+    snprintf(o->message + used, sizeof o->message - used,
+             " (mishgrad takes float32, float16 and, for torch, bfloat16: convert float64 data to "
+             "float32; for float64 itself, torch.autograd.gradcheck say, use "
+             "torch.nn.functional.mish)");
+}
+
 static PyObject *raise_outcome(const outcome *o) {
     PyObject *text = PyUnicode_DecodeUTF8(o->message, (Py_ssize_t)strlen(o->message), "replace");
     if (text == NULL) return NULL;
@@ -698,6 +741,7 @@ static int execute(int op, operand *ops, int count) {
     }
     Py_END_ALLOW_THREADS
     if (status != 0) {
+        if (c.out.status == ACLNN_ERR_PARAM_INVALID) add_float64_hint(&c.out, ops, count);
         raise_outcome(&c.out);
         return -1;
     }
@@ -1081,11 +1125,11 @@ static PyObject *py_live_registrations(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"mish", (PyCFunction)(void (*)(void))py_mish, METH_FASTCALL | METH_KEYWORDS,
-     "mish(x, out=None): y = x * tanh(softplus(x)) through aclnnMish."},
+     "mish($module, x, out=None)\n--\n\ny = x * tanh(softplus(x)) through aclnnMish."},
     {"mish_", (PyCFunction)(void (*)(void))py_mish_, METH_FASTCALL | METH_KEYWORDS,
-     "mish_(x): x = mish(x) in place through aclnnInplaceMish; returns x."},
+     "mish_($module, x)\n--\n\nx = mish(x) in place through aclnnInplaceMish; returns x."},
     {"mish_backward", (PyCFunction)(void (*)(void))py_mish_backward, METH_FASTCALL | METH_KEYWORDS,
-     "mish_backward(grad_output, x, out=None): the gradient of mish through aclnnMishBackward."},
+     "mish_backward($module, grad_output, x, out=None)\n--\n\nThe gradient of mish through aclnnMishBackward."},
     {"_mish", (PyCFunction)(void (*)(void))py_mish_raw, METH_FASTCALL | METH_KEYWORDS,
      "internal: mish without the torch hook (memory only: no autograd, no version counter)."},
     {"_mish_", (PyCFunction)(void (*)(void))py_mish_raw_, METH_FASTCALL | METH_KEYWORDS,
@@ -1100,10 +1144,10 @@ static PyMethodDef methods[] = {
     {"_bind", py_bind, METH_VARARGS, "internal: the optional libraries found at import."},
     {"_shutdown", py_shutdown, METH_NOARGS, "internal: aclFinalize at interpreter exit."},
     {"zero_copy", py_zero_copy, METH_NOARGS,
-     "zero_copy() -> bool: True when the caller's memory reaches the operator through "
+     "zero_copy($module, /)\n--\n\nzero_copy() -> bool: True when the caller's memory reaches the operator through "
      "aclrtHostRegister (no copy); False when this runtime stages it through aclrtMalloc."},
     {"release_registrations", py_release_registrations, METH_NOARGS,
-     "release_registrations(): unregister the host registrations kept between calls (idle "
+     "release_registrations($module, /)\n--\n\nUnregister the host registrations kept between calls (idle "
      "ones; at most 64 are kept, and all are released at exit)."},
     {"_live_registrations", py_live_registrations, METH_NOARGS,
      "internal: host registrations held right now (0 between calls)."},

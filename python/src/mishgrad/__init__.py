@@ -13,20 +13,60 @@ torch tensors go through it, and behave as torch's own ops (autograd, version co
 torch's in-place and out= rules).
 """
 import atexit as _atexit
+import re as _re
 
 from . import _mishgrad
 
 
+try:
+    from ._version import __version__  # written into the wheel by scikit-build-core
+except ImportError:  # a source tree on sys.path: the installed metadata, if any
+    try:
+        from importlib.metadata import version as _version
+
+        __version__ = _version("mishgrad")
+    except Exception:
+        __version__ = "0+unknown"
+
+# How str(AclnnError) ends: the status and the API, also in a text re-raised elsewhere.
+_STATUS_TAIL = _re.compile(r"\[CANN status (-?\d+) from (\w*)\]")
+
+
 class AclnnError(RuntimeError):
     """A CANN call failed. ``status`` is its status code (161001, 161002, ...), ``api`` the
-    function that returned it, and the text is the library's message (aclGetRecentErrMsg)."""
+    function that returned it, and the text is the library's message (aclGetRecentErrMsg);
+    str() ends with ``[CANN status N from API]``.
+
+    ``AclnnError(message=...)`` works as well: torch's DataLoader re-raises a worker's
+    exception that way, with the worker's traceback as the text; the status and API are then
+    read back from the text's last ``[CANN status ...]``."""
 
     status = None
     api = None
 
+    def __init__(self, *args, message=None, status=None, api=None):
+        if message is not None:
+            args = (message,) + args
+        super().__init__(*args)
+        if status is None and args and isinstance(args[0], str):
+            found = _STATUS_TAIL.findall(args[0])
+            if found:
+                status, api = int(found[-1][0]), found[-1][1] or None
+        if status is not None:
+            self.status = status
+        if api is not None:
+            self.api = api
+
     @property
     def message(self):
         return self.args[0] if self.args else ""
+
+    def __str__(self):
+        text = super().__str__()
+        if self.status is None or _STATUS_TAIL.search(text):
+            return text
+        return f"{text} [CANN status {self.status} from {self.api or ''}]"
+
 
 
 def _bind():

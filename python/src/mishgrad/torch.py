@@ -19,6 +19,20 @@ _is_tracing = _torch._C._is_tracing  # torch.jit.is_tracing without its Python l
 _is_grad_enabled = _torch.is_grad_enabled
 _graph = getattr(_torch.autograd, "graph", None)
 _increment_version = getattr(_graph, "increment_version", None)  # torch >= 2.1
+try:
+    from torch.fx import Proxy as _fx_proxy
+except ImportError:  # torch without fx
+    _fx_proxy = None
+# functorch's batched tensors (torch.vmap, torch >= 2.0); torch 1.x's own vmap has no such
+# test: its tensors fail in the extension, which says the same (no memory of their own).
+_functorch_c = getattr(_torch._C, "_functorch", None)
+_is_batched_tensor = getattr(_functorch_c, "is_batchedtensor", None)
+_is_wrapped_tensor = getattr(_functorch_c, "is_functorch_wrapped_tensor", None)
+
+
+def _is_batched(t):
+    return (_is_batched_tensor is not None and _is_batched_tensor(t)) or \
+        (_is_wrapped_tensor is not None and _is_wrapped_tensor(t))
 
 
 def _bump_version(t):
@@ -334,22 +348,64 @@ _mishgrad._set_torch_hooks(_mish_call, _inplace_mish_call, _mish_backward_call,
                            _grad_mode_for_the_extension, _torch.strided, _increment_version)
 
 
-def mish(x, inplace=False):
-    """Mish of a CPU tensor, with autograd, as ``torch.nn.functional.mish``: ``inplace=True``
-    overwrites ``x`` (recorded by autograd when x requires grad; refused, as torch does, for
-    a leaf that requires grad)."""
-    return _inplace_mish_call(x) if inplace else _mish_call(x)
+def _refuse_untraceable(input, fname):
+    """torch.fx's symbolic tracing hands a Proxy, and torch.vmap / torch.func a batched or
+    wrapped tensor with no memory of its own: the library runs on a tensor's memory, so
+    neither can go through it. Said here, at the package's boundary, before the extension
+    would fail on what it cannot read."""
+    if _fx_proxy is not None and isinstance(input, _fx_proxy):
+        raise TypeError(f"mishgrad.torch.{fname}: torch.fx symbolic tracing is not supported (the "
+                        f"library runs on a tensor's memory, and a Proxy has none); trace a model "
+                        f"with torch.nn.Mish / torch.nn.functional.mish, or mark the module calling "
+                        f"mishgrad a leaf of your fx.Tracer (is_leaf_module)")
+    if isinstance(input, _Tensor) and _is_batched(input):
+        raise TypeError(f"mishgrad.torch.{fname}: torch.vmap and torch.func transforms are not "
+                        f"supported (a batched or wrapped tensor has no memory of its own to hand "
+                        f"the library); call it outside the transform, or use "
+                        f"torch.nn.functional.mish inside it")
+
+
+def _mish_eager(input, inplace):
+    _refuse_untraceable(input, "mish")
+    return _inplace_mish_call(input) if inplace else _mish_call(input)
+
+
+def mish(input: _Tensor, inplace: bool = False) -> _Tensor:
+    """Mish of a CPU tensor, with autograd, as ``torch.nn.functional.mish`` (same argument
+    names): ``inplace=True`` overwrites ``input`` (recorded by autograd when it requires
+    grad; refused, as torch does, for a leaf that requires grad).
+
+    Not supported, each refused here with a message that says so: TorchScript's
+    ``torch.jit.script`` (``torch.jit.trace`` is: it records the autograd function),
+    ``torch.fx`` symbolic tracing, ``torch.vmap`` / ``torch.func`` transforms, and float64
+    (use ``torch.nn.functional.mish`` for that)."""
+    # TorchScript compiles this function when a scripted one calls it; is_scripting() is a
+    # constant to its compiler, so only the raise is compiled (the else branch, Python the
+    # compiler cannot read, is left out) and the scripted call fails with this message.
+    if _torch.jit.is_scripting():
+        raise RuntimeError("mishgrad.torch.mish: TorchScript (torch.jit.script) is not supported: "
+                           "the library runs through a Python autograd function. Use torch.jit.trace, "
+                           "or torch.nn.functional.mish in scripted code")
+    else:
+        return _mish_eager(input, inplace)
 
 
 class Mish(_torch.nn.Module):
     """Drop-in for ``torch.nn.Mish`` on CPU tensors: the library's forward and backward."""
 
-    def __init__(self, inplace=False):
+    def __init__(self, inplace: bool = False):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, x):
-        return mish(x, self.inplace)
+    def forward(self, input: _Tensor) -> _Tensor:
+        return mish(input, self.inplace)
+
+    def __prepare_scriptable__(self):
+        # torch.jit.script asks every module (submodules included) first: refused here,
+        # before compiling anything, rather than a scripted model that fails when it runs.
+        raise RuntimeError("mishgrad.torch.Mish: TorchScript (torch.jit.script) is not supported: "
+                           "the library runs through a Python autograd function. Use torch.jit.trace, "
+                           "or torch.nn.Mish in a model to be scripted")
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
