@@ -10,27 +10,27 @@
  *   mish'(x) = tanh(softplus(x)) + x sigmoid(x) (1 - tanh^2(softplus(x)))
  *            = n/d + 4 x e (1+e) / d^2 = e N(e) / d^2,  N = e^3 + 4e^2 + (4x+6)e + (4x+4).
  * Evaluated as written that takes ~7 roundings and reaches ~3 units of the issue-4 bound.
- * For float32, each of three regions writes mish'(x) = anchor + correction, with an anchor
- * that is exact and a correction R = num(e) / d^2 that is small next to it, so R's
- * rounding errors shrink with R (measured worst case over every float32: 1.31 units):
+ * For float32, x in (-8.5, +inf) with g finite (every lane of typical data) takes the table
+ * form (table_form below): mish' as a degree-8 polynomial on 16 unit intervals, fitted in
+ * docs/accuracy.md's measure by tools/fit_mish_grad_lut16.py; no exp, no division. Every
+ * other lane takes the general path (grad_general), where each of three regions writes
+ * mish'(x) = anchor + correction, with an anchor that is exact and a correction
+ * R = num(e) / d^2 that is small next to it, so R's rounding errors shrink with R:
  *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there;
  *   middle (x < 0.5):   mish' = 0.6f + R          -- x = +-0 and subnormal x give 0.6f;
  *   high:               mish' = 1 + R             -- R ~ 4x/e^2.
- * One exp per element (mg_exp_rr2_lut16_p3: a 16-entry table and a cubic), one division. Float16 and bfloat16
+ * Which form a lane takes depends on its own x and g alone, so vector width and neighbours
+ * never change its bits. Measured over every finite float32 (g = 1): docs/accuracy.md.
+ * The general path: one exp (mg_exp_rr2_lut16_p3: a 16-entry table and a cubic), one division. Float16 and bfloat16
  * results need far less (about 2^-20 of float32's value), so their tiles evaluate the
  * textbook form with a quadratic exp (short_grad, at the end of this file).
  *
- * Two paths, one result. The general path (grad_general) takes every input and defines
- * every result: with exp(x) = p 2^m it forms t = P (c + R) with P = p in the low region
- * (1 elsewhere), and rounds y = t g 2^m once (in double, where the product is exact), so
- * the subnormal tail (x < -87.3) and huge gradients are rounded once, not twice. The fast
- * path (fast_exp + fast_rest) is the same sequence with 2^m folded into P = e = p 2^m up
- * front; for x >= -40 every value it rounds is the general path's value times 2^m and a
- * normal float, so each lane's bits are the general path's (see fast_rest). The loops
- * run the fast path and send any vector pair with a lane outside its domain (x < -40,
- * NaN or inf x or g) to the general path. Typical data (the bench's x in [-8, 8]) never
- * leaves the fast path; x spread over [-100, 100] sends nearly every pair over and runs
- * at about a third of that speed.
+ * The general path (grad_general) takes every input and defines every result: with
+ * exp(x) = p 2^m it forms t = P (c + R) with P = p in the low region (1 elsewhere), and
+ * rounds y = t g 2^m once (in double, where the product is exact), so the subnormal tail
+ * (x < -87.3) and huge gradients are rounded once, not twice. The float32 loops run the
+ * table form on pairs of vectors whose lanes are all in its domain, and any other pair lane
+ * by lane (grad_mixed: the table form or the general path, selected per lane).
  */
 
 #ifndef MG_ISA_NAME
@@ -46,7 +46,7 @@
 #define MG_CAT_(a, b) MG_CAT2_(a, b)
 #define MG_FN_(name) MG_CAT_(MG_CAT_(mish_grad_v2_, name), MG_CAT_(_, MG_ISA_NAME))
 
-/* The fast path must be inlined into the loops (four vectors in flight, constants kept
+/* The table form must be inlined into the loops (constants kept
    in registers); the general path is rare and stays out of line, and is never called from
    inside the hot loop (a call there would make every constant a stack reload). The exp is
    the shared one (math/mg_exp.h), which defines MG_ALWAYS_INLINE and MG_OUT_OF_LINE. */
@@ -75,7 +75,7 @@
 #define MG_MINUS_4C0 -0x1.333334p+1f  /* -4 c0, exact */
 
 /* The shared middle of both paths: from the clamped x, e = exp(xc) and the low region's
-   factor P (e on the fast path, p on the general one) to t = P (c + R), with
+   factor P (p) to t = P (c + R), with
      low:    c = 1 + x (exact for x <= -0.5);
              num = -c e^4 + (1 - 4c) e^3 + (4 - 8c) e^2 + (4x + 6 - 8c) e   (+ 0)
      middle: c = c0;  num = e N(e) - c0 d^2
@@ -141,24 +141,24 @@ MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
 
 /* ---- the float32 table form ----------------------------------------------------------------
    mish'(x) = hi + q on 16 intervals, q = q0 + d (c1 + ... + d c8), d = x - k, k = round(x) in
-   [-7, 8] (interval k covers [k - 0.5, k + 0.5], the last one [7.5, 12]; x is clamped at 12,
+   [-8, 7] (interval k covers [k - 0.5, k + 0.5], the last one [6.5, 12]; x is clamped at 12,
    where 1 - mish' < 2^-28 and the result rounds to 1). Coefficients from
    tools/fit_mish_grad_lut16.py, fitted in docs/accuracy.md's measure (at most 0.17 units);
    hi = mish'(k) as a float (0.6f around 0, so x = +-0 and subnormal x give 0.6f), so q is
    small and its roundings weigh little; y = RN(hi + q) g. No exp, no division. Domain:
-   x in (-7.5, +inf) (at -7.5 the rounding to even would pick k = -8), g finite; every
+   x in (-8.5, +inf), g finite; every
    other lane takes grad_general (exp based), lane by lane. */
-#define MG_TABLE_X_MIN -7.5f
+#define MG_TABLE_X_MIN -8.5f
 #define MG_TABLE_X_MAX 12.0f
-/* 1.5 * 2^23 + 7: adding it rounds x to the integer k and leaves k + 7 in the low bits */
-#define MG_TABLE_MAGIC (MG_EXP_MAGIC + 7.0f)
+/* 1.5 * 2^23 + 8: adding it rounds x to the integer k and leaves k + 8 in the low bits */
+#define MG_TABLE_MAGIC (MG_EXP_MAGIC + 8.0f)
 
 MG_ALWAYS_INLINE mg_vf MG_FN_(table_form)(mg_vf x) {
     const float (*c)[16] = mish_grad_lut16_p8_coefficients;
     const mg_vf magic = mg_set(MG_TABLE_MAGIC);
     const mg_vf xc = mg_min(x, mg_set(MG_TABLE_X_MAX));
-    const mg_vf k_biased = mg_min(mg_add(xc, magic), mg_set(MG_TABLE_MAGIC + 8.0f));
-    const mg_vi index = mg_as_vi(k_biased); /* k + 7 in the low 4 bits */
+    const mg_vf k_biased = mg_min(mg_add(xc, magic), mg_set(MG_TABLE_MAGIC + 7.0f));
+    const mg_vi index = mg_as_vi(k_biased); /* k + 8 in the low 4 bits */
     const mg_vf d = mg_sub(xc, mg_sub(k_biased, magic));
     mg_vf p = mg_fma(mg_lookup16(c[9], index), d, mg_lookup16(c[8], index));
     p = mg_fma(p, d, mg_lookup16(c[7], index));
@@ -257,7 +257,7 @@ MG_DEFINE_TILE_(f32_streamed, float, mg_loadu, mg_stream, mg_load_f32_n, mg_stor
    within 2^-12 of the root take the full evaluation, which holds 2.4e-5 there. No other
    float16 and no bfloat16 lies that close.
    The domain of the short form is per lane: x in [MG_FAST_X_MIN, +inf) outside that
-   window, and g finite (-40 is the float32 fast path's bound too; further left the full
+   window, and g finite (-40 was the old float32 fast path's bound; further left the full
    evaluation keeps the tail right where e^x goes subnormal, which bfloat16's range with a
    large g can show). Lanes outside it (NaN, inf, x below -40) get the full evaluation,
    grad_general, so the result of every lane depends on its own x and g alone, whichever
