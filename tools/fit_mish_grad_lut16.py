@@ -28,6 +28,8 @@ import sys
 
 import numpy as np
 
+from fit_mish_lut16 import c_hex  # the forward's fitting tool, next to this one
+
 DEGREE = 8
 K_FIRST, K_LAST = -8, 7
 X_CLAMP = 12.0
@@ -78,16 +80,6 @@ def fit_interval(k):
         fixed.append(np.float32(solution[0]))
     worst = float(np.max(np.abs(residual(fixed)))) * 2.0**23
     return [anchor] + fixed, worst
-
-
-def c_hex(value):
-    """a float32 as a C hex literal, without float.hex's trailing zeros"""
-    if float(value) == 0:
-        return "0.0f"
-    mantissa, exponent = float(value).hex().split("p")
-    if "." in mantissa:
-        mantissa = mantissa.rstrip("0").rstrip(".")
-    return "%sp%sf" % (mantissa, exponent)
 
 
 def main():
