@@ -10,27 +10,27 @@
  *   mish'(x) = tanh(softplus(x)) + x sigmoid(x) (1 - tanh^2(softplus(x)))
  *            = n/d + 4 x e (1+e) / d^2 = e N(e) / d^2,  N = e^3 + 4e^2 + (4x+6)e + (4x+4).
  * Evaluated as written that takes ~7 roundings and reaches ~3 units of the issue-4 bound.
- * For float32, each of three regions writes mish'(x) = anchor + correction, with an anchor
- * that is exact and a correction R = num(e) / d^2 that is small next to it, so R's
- * rounding errors shrink with R (measured worst case over every float32: 1.31 units):
+ * For float32, x in (-8.5, +inf) with g finite (every lane of typical data) takes the table
+ * form (table_form below): mish' as a degree-8 polynomial on 16 unit intervals, fitted in
+ * docs/accuracy.md's measure by tools/fit_mish_grad_lut16.py; no exp, no division. Every
+ * other lane takes the general path (grad_general), where each of three regions writes
+ * mish'(x) = anchor + correction, with an anchor that is exact and a correction
+ * R = num(e) / d^2 that is small next to it, so R's rounding errors shrink with R:
  *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there;
  *   middle (x < 0.5):   mish' = 0.6f + R          -- x = +-0 and subnormal x give 0.6f;
  *   high:               mish' = 1 + R             -- R ~ 4x/e^2.
- * One exp per element (mg_exp_rr2_lut16_p3: a 16-entry table and a cubic), one division. Float16 and bfloat16
+ * Which form a lane takes depends on its own x and g alone, so vector width and neighbours
+ * never change its bits. Measured over every finite float32 (g = 1): docs/accuracy.md.
+ * The general path: one exp (mg_exp_rr2_lut16_p3: a 16-entry table and a cubic), one division. Float16 and bfloat16
  * results need far less (about 2^-20 of float32's value), so their tiles evaluate the
  * textbook form with a quadratic exp (short_grad, at the end of this file).
  *
- * Two paths, one result. The general path (grad_general) takes every input and defines
- * every result: with exp(x) = p 2^m it forms t = P (c + R) with P = p in the low region
- * (1 elsewhere), and rounds y = t g 2^m once (in double, where the product is exact), so
- * the subnormal tail (x < -87.3) and huge gradients are rounded once, not twice. The fast
- * path (fast_exp + fast_rest) is the same sequence with 2^m folded into P = e = p 2^m up
- * front; for x >= -40 every value it rounds is the general path's value times 2^m and a
- * normal float, so each lane's bits are the general path's (see fast_rest). The loops
- * run the fast path and send any vector pair with a lane outside its domain (x < -40,
- * NaN or inf x or g) to the general path. Typical data (the bench's x in [-8, 8]) never
- * leaves the fast path; x spread over [-100, 100] sends nearly every pair over and runs
- * at about a third of that speed.
+ * The general path (grad_general) takes every input and defines every result: with
+ * exp(x) = p 2^m it forms t = P (c + R) with P = p in the low region (1 elsewhere), and
+ * rounds y = t g 2^m once (in double, where the product is exact), so the subnormal tail
+ * (x < -87.3) and huge gradients are rounded once, not twice. The float32 loops run the
+ * table form on pairs of vectors whose lanes are all in its domain, and any other pair lane
+ * by lane (grad_mixed: the table form or the general path, selected per lane).
  */
 
 #ifndef MG_ISA_NAME
@@ -46,11 +46,12 @@
 #define MG_CAT_(a, b) MG_CAT2_(a, b)
 #define MG_FN_(name) MG_CAT_(MG_CAT_(mish_grad_v2_, name), MG_CAT_(_, MG_ISA_NAME))
 
-/* The fast path must be inlined into the loops (four vectors in flight, constants kept
+/* The table form must be inlined into the loops (constants kept
    in registers); the general path is rare and stays out of line, and is never called from
    inside the hot loop (a call there would make every constant a stack reload). The exp is
    the shared one (math/mg_exp.h), which defines MG_ALWAYS_INLINE and MG_OUT_OF_LINE. */
 #include "math/mg_exp.h"
+#include "mish_grad_lut16_p8.h"
 
 /* Region boundaries (see the top of the file): "low" below MG_SPLIT_LOW, "middle" up to
    MG_SPLIT_HIGH, "high" above. */
@@ -74,7 +75,7 @@
 #define MG_MINUS_4C0 -0x1.333334p+1f  /* -4 c0, exact */
 
 /* The shared middle of both paths: from the clamped x, e = exp(xc) and the low region's
-   factor P (e on the fast path, p on the general one) to t = P (c + R), with
+   factor P (p) to t = P (c + R), with
      low:    c = 1 + x (exact for x <= -0.5);
              num = -c e^4 + (1 - 4c) e^3 + (4 - 8c) e^2 + (4x + 6 - 8c) e   (+ 0)
      middle: c = c0;  num = e N(e) - c0 d^2
@@ -134,60 +135,73 @@ MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
     return mg_select(mg_mask_and(finite_x, mg_ordered(y, y)), y, mg_set(NAN));
 }
 
-/* The fast path, in two stages (exp, then the rest) so that the loops can run the exp of
-   the next pair of vectors alongside the rest of this pair: both are long dependency
-   chains, and interleaving them keeps the out-of-order window busy (about 30% faster
-   than one vector after the other; running further ahead, or three vectors at a time,
-   gained nothing). */
+/* MG_FAST_X_MIN bounds the 16-bit tiles' short form (below); -40 was the old float32 fast
+   path's bound too */
 #define MG_FAST_X_MIN -40.0f
-typedef struct {
-    mg_vf x, xc, e;
-} MG_FN_(stage);
 
-MG_ALWAYS_INLINE MG_FN_(stage) MG_FN_(fast_exp)(mg_vf x) {
-    MG_FN_(stage) s;
-    mg_vi kbits;
-    s.x = x;
-    /* Clamped above only. Lanes below MG_FAST_X_MIN are redone on the general path; their
-       discarded arithmetic here may meet subnormal numbers (x in [-87, -40]) or a wrapped
-       exponent field (further left), and measured no slower for it on this CPU (x over
-       [-100, 100] ran as fast as with a clamp at -40, one operation fewer per vector). */
-    s.xc = mg_min(x, mg_set(MG_X_MAX));
-    /* T_j 2^m (an integer add off the dependency chain), then one fma: the general path's
-       p = fma(T_j, s', T_j) times 2^m, rounded alike while everything is normal */
-    mg_vf s_rho;
-    s.e = mg_exp_rr2_lut16_p3(s.xc, &kbits, &s_rho);
-    return s;
+/* ---- the float32 table form ----------------------------------------------------------------
+   mish'(x) = hi + q on 16 intervals, q = q0 + d (c1 + ... + d c8), d = x - k, k = round(x) in
+   [-8, 7] (interval k covers [k - 0.5, k + 0.5], the last one [6.5, 12]; x is clamped at 12,
+   where 1 - mish' < 2^-28 and the result rounds to 1). Coefficients from
+   tools/fit_mish_grad_lut16.py, fitted in docs/accuracy.md's measure (at most 0.17 units);
+   hi = mish'(k) as a float (0.6f around 0, so x = +-0 and subnormal x give 0.6f), so q is
+   small and its roundings weigh little; y = RN(hi + q) g. No exp, no division. Domain:
+   x in (-8.5, +inf), g finite; every
+   other lane takes grad_general (exp based), lane by lane. */
+#define MG_TABLE_X_MIN -8.5f
+#define MG_TABLE_X_MAX 12.0f
+/* 1.5 * 2^23 + 8: adding it rounds x to the integer k and leaves k + 8 in the low bits */
+#define MG_TABLE_MAGIC (MG_EXP_MAGIC + 8.0f)
+
+MG_ALWAYS_INLINE mg_vf MG_FN_(table_form)(mg_vf x) {
+    const float (*c)[16] = mish_grad_lut16_p8_coefficients;
+    const mg_vf magic = mg_set(MG_TABLE_MAGIC);
+    const mg_vf xc = mg_min(x, mg_set(MG_TABLE_X_MAX));
+    const mg_vf k_biased = mg_min(mg_add(xc, magic), mg_set(MG_TABLE_MAGIC + 7.0f));
+    const mg_vi index = mg_as_vi(k_biased); /* k + 8 in the low 4 bits */
+    const mg_vf d = mg_sub(xc, mg_sub(k_biased, magic));
+    mg_vf p = mg_fma(mg_lookup16(c[9], index), d, mg_lookup16(c[8], index));
+    p = mg_fma(p, d, mg_lookup16(c[7], index));
+    p = mg_fma(p, d, mg_lookup16(c[6], index));
+    p = mg_fma(p, d, mg_lookup16(c[5], index));
+    p = mg_fma(p, d, mg_lookup16(c[4], index));
+    p = mg_fma(p, d, mg_lookup16(c[3], index));
+    p = mg_fma(p, d, mg_lookup16(c[2], index));
+    const mg_vf q = mg_fma(p, d, mg_lookup16(c[1], index));
+    return mg_add(mg_lookup16(c[0], index), q);
 }
 
-/* For x >= MG_FAST_X_MIN (m >= -58): e = p 2^m is a normal float, so e + 2, e + 4 and
-   every polynomial term are the general path's; the low region's e / d^2, num e / d^2 and
-   t = fma(e, c, num e / d^2) are normal (|num e / d^2| ~ |x| e^2 > 2^-120, |t| >= ~1e-8
-   even at the root of mish'), so each is the general path's value times 2^m, rounded
-   alike; and y = t g is the general path's single rounding of the same exact product. */
-MG_ALWAYS_INLINE mg_vf MG_FN_(fast_rest)(MG_FN_(stage) s, mg_vf g) {
-    const mg_vm low = mg_lt(s.xc, mg_set(MG_SPLIT_LOW));
-    return mg_mul(MG_FN_(anchored)(s.xc, s.e, low, s.e), g);
+/* Lanes in the table form's domain: x in (MG_TABLE_X_MIN, +inf), g finite */
+MG_ALWAYS_INLINE mg_vm MG_FN_(table_lanes)(mg_vf x, mg_vf g) {
+    const mg_vm x_ok = mg_mask_and(mg_lt(mg_set(MG_TABLE_X_MIN), x), mg_lt(x, mg_set(INFINITY)));
+    return mg_mask_and(x_ok, mg_lt(mg_abs(g), mg_set(INFINITY)));
 }
 
-/* Whether the fast path may take two vectors, from their inputs alone: every x in
-   [MG_FAST_X_MIN, +inf) and every g finite. Then t is finite and y = t g is never NaN,
-   so the general path would give the same bits. (sum) * 0 is +-0 when the sum of the four
-   is finite and NaN when any of them is NaN or infinite (or the sum overflows, which only
-   sends a pair to the general path needlessly); added to min(x0, x1) it leaves the minimum
-   to compare against the bound, or makes the ordered compare fail. */
+/* Whether every lane of two vectors is in the table's domain: (sum) * 0 is +-0 when the
+   four are finite and NaN otherwise (or when the sum overflows, which only sends the pair
+   to the per-lane path needlessly); added to min(x0, x1) it leaves the minimum to compare
+   with the bound, or makes the ordered compare fail. */
+MG_ALWAYS_INLINE int MG_FN_(pair_table)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) {
+    const mg_vf sum = mg_add(mg_add(x0, x1), mg_add(g0, g1));
+    const mg_vf min_or_nan = mg_fma(sum, mg_set(0.0f), mg_min(x0, x1));
+    return mg_all(mg_lt(mg_set(MG_TABLE_X_MIN), min_or_nan));
+}
+
+/* Every lane: the table form where its own x and g are in the domain, grad_general elsewhere */
+MG_OUT_OF_LINE mg_vf MG_FN_(grad_mixed)(mg_vf g, mg_vf x) {
+    return mg_select(MG_FN_(table_lanes)(x, g), mg_mul(MG_FN_(table_form)(x), g), MG_FN_(grad_general)(g, x));
+}
+
+MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
+    if (!MG_FN_(pair_table)(x, x, g, g)) return MG_FN_(grad_mixed)(g, x);
+    return mg_mul(MG_FN_(table_form)(x), g);
+}
+
+/* pair_fast_lanes: the 16-bit tiles' test (x in [MG_FAST_X_MIN, +inf), g finite), same trick */
 MG_ALWAYS_INLINE mg_vm MG_FN_(pair_fast_lanes)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) {
     const mg_vf sum = mg_add(mg_add(x0, x1), mg_add(g0, g1));
     const mg_vf min_or_nan = mg_fma(sum, mg_set(0.0f), mg_min(x0, x1));
     return mg_le(mg_set(MG_FAST_X_MIN), min_or_nan);
-}
-MG_ALWAYS_INLINE int MG_FN_(pair_fast)(mg_vf x0, mg_vf x1, mg_vf g0, mg_vf g1) {
-    return mg_all(MG_FN_(pair_fast_lanes)(x0, x1, g0, g1));
-}
-
-MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
-    if (!MG_FN_(pair_fast)(x, x, g, g)) return MG_FN_(grad_general)(g, x);
-    return MG_FN_(fast_rest)(MG_FN_(fast_exp)(x), g);
 }
 
 /* ---- the loops: pairs of vectors (software-pipelined), then one, then a partial one ---- */
@@ -198,44 +212,23 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(grad_x)(mg_vf g, mg_vf x) {
         const elem_t *x = (const elem_t *)x_v;                                           \
         elem_t *out = (elem_t *)out_v;                                                   \
         size_t i = 0;                                                                    \
-        while (i + 2 * MG_LANES <= n) {                                                  \
-            /* software-pipelined: the exp of pair i + 2L runs with the rest of pair i \
-               (and is only loaded when that pair exists). The hot loop makes no call, \
-               so its constants stay in registers; it stops at the first pair the fast \
-               path cannot take. */                                                     \
-            MG_FN_(stage) cur0 = MG_FN_(fast_exp)(LOAD(x + i));                          \
-            MG_FN_(stage) cur1 = MG_FN_(fast_exp)(LOAD(x + i + MG_LANES));               \
-            int fast = 1;                                                                \
-            for (;; i += 2 * MG_LANES) {                                                 \
-                const int have_next = i + 4 * MG_LANES <= n;                             \
-                MG_FN_(stage) next0 = cur0, next1 = cur1;                                \
-                if (have_next) {                                                         \
-                    next0 = MG_FN_(fast_exp)(LOAD(x + i + 2 * MG_LANES));                \
-                    next1 = MG_FN_(fast_exp)(LOAD(x + i + 3 * MG_LANES));                \
-                }                                                                        \
-                mg_prefetch_ahead(x + i, 2 * MG_LANES * sizeof(elem_t));                 \
-                mg_prefetch_ahead(grad + i, 2 * MG_LANES * sizeof(elem_t));              \
-                const mg_vf g0 = LOAD(grad + i), g1 = LOAD(grad + i + MG_LANES);         \
-                fast = MG_FN_(pair_fast)(cur0.x, cur1.x, g0, g1);                        \
-                if (!fast) break;                                                        \
-                const mg_vf y0 = MG_FN_(fast_rest)(cur0, g0);                            \
-                const mg_vf y1 = MG_FN_(fast_rest)(cur1, g1);                            \
-                STORE(out + i, y0);                                                      \
-                STORE(out + i + MG_LANES, y1);                                           \
-                if (!have_next) break;                                                   \
-                cur0 = next0;                                                            \
-                cur1 = next1;                                                            \
+        for (; i + 2 * MG_LANES <= n; i += 2 * MG_LANES) {                               \
+            mg_prefetch_ahead(x + i, 2 * MG_LANES * sizeof(elem_t));                     \
+            mg_prefetch_ahead(grad + i, 2 * MG_LANES * sizeof(elem_t));                  \
+            const mg_vf x0 = LOAD(x + i), x1 = LOAD(x + i + MG_LANES);                   \
+            const mg_vf g0 = LOAD(grad + i), g1 = LOAD(grad + i + MG_LANES);             \
+            /* nothing of this pair is stored before both results exist, so in-place   \
+               inputs stay intact */                                                     \
+            mg_vf y0, y1;                                                                \
+            if (MG_FN_(pair_table)(x0, x1, g0, g1)) {                                    \
+                y0 = mg_mul(MG_FN_(table_form)(x0), g0);                                 \
+                y1 = mg_mul(MG_FN_(table_form)(x1), g1);                                 \
+            } else {                                                                     \
+                y0 = MG_FN_(grad_mixed)(g0, x0);                                         \
+                y1 = MG_FN_(grad_mixed)(g1, x1);                                         \
             }                                                                            \
-            if (fast) {                                                                  \
-                i += 2 * MG_LANES;                                                       \
-                continue;                                                                \
-            }                                                                            \
-            /* nothing of this pair is stored yet, so in-place inputs are intact */      \
-            const mg_vf y0 = MG_FN_(grad_general)(LOAD(grad + i), LOAD(x + i));          \
-            const mg_vf y1 = MG_FN_(grad_general)(LOAD(grad + i + MG_LANES), LOAD(x + i + MG_LANES)); \
             STORE(out + i, y0);                                                          \
             STORE(out + i + MG_LANES, y1);                                               \
-            i += 2 * MG_LANES;                                                           \
         }                                                                                \
         for (; i + MG_LANES <= n; i += MG_LANES)                                         \
             STORE(out + i, MG_FN_(grad_x)(LOAD(grad + i), LOAD(x + i)));                 \
@@ -264,7 +257,7 @@ MG_DEFINE_TILE_(f32_streamed, float, mg_loadu, mg_stream, mg_load_f32_n, mg_stor
    within 2^-12 of the root take the full evaluation, which holds 2.4e-5 there. No other
    float16 and no bfloat16 lies that close.
    The domain of the short form is per lane: x in [MG_FAST_X_MIN, +inf) outside that
-   window, and g finite (-40 is the float32 fast path's bound too; further left the full
+   window, and g finite (-40 was the old float32 fast path's bound; further left the full
    evaluation keeps the tail right where e^x goes subnormal, which bfloat16's range with a
    large g can show). Lanes outside it (NaN, inf, x below -40) get the full evaluation,
    grad_general, so the result of every lane depends on its own x and g alone, whichever
