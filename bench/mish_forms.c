@@ -8,7 +8,7 @@
  * float32 forward tile, three cheaper ways and one dearer way of writing mish(x) = x n / (n + 2),
  * n = e^x (e^x + 2) (the cheaper ones with the library's exp, math/mg_exp.h, and the same
  * AVX-512 vocabulary; the dearer one in double), and measures each one's worst error against the project's reference
- * (tests/accuracy/mish_reference.c) over the sweep. The issue's float32 bound is 2 ulp; a
+ * (reference/mish_reference.c) over the sweep. The issue's float32 bound is 2 ulp; a
  * form that would reach 1.5x oneDNN needs about the textbook form's cost.
  *
  *   textbook   e, n = e (e + 2), y = x (n / (n + 2)): five roundings after the exp

@@ -192,7 +192,7 @@ static float load_as_f32(int dt, const void *base, int64_t i)
 }
 
 /* gradOutput * mish'(x), or mish(x) for the forward, in double: the project's one
-   reference (tests/accuracy/mish_reference.h) */
+   reference (reference/mish_reference.h) */
 static double reference_value(double g, double x)
 {
     if (op_forward) return mish_ref_fwd_d(x);

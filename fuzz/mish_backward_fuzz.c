@@ -657,7 +657,7 @@ static int aliasing_hazard(const fuzz_case *c, int64_t numel) {
 }
 
 /* 1 when `got` (decoded from `dtype`) is an acceptable mish(x), against the project's one
-   reference (tests/accuracy/mish_reference.h) in double. As loose as mish_ref_close for the
+   reference (reference/mish_reference.h) in double. As loose as mish_ref_close for the
    same reason (wrong memory shows as whole units): float32 within 2^-20 relative, the 16-bit
    types within two of their ulps, each with a floor for the subnormal tail. */
 static int forward_close(aclDataType dtype, double got, double x) {

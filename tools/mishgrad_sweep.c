@@ -2,7 +2,7 @@
  * tools/mishgrad_sweep.c: the accuracy sweep of issue 4. Runs every finite float32 x (or a
  * stride / value range of them), or every 16-bit x, through the public API in large
  * batches and measures the results against the independent reference of
- * tests/accuracy/mish_reference.h, on all cores.
+ * reference/mish_reference.h, on all cores.
  *
  *   mishgrad_sweep                       every finite float32 x, g = 1 (4.28e9 inputs)
  *   mishgrad_sweep --stride 1021 --g 1,-0.3,1e30

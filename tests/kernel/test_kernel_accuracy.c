@@ -18,7 +18,7 @@
 #include "mg_test.h"
 #include "mish_reference.h"
 
-/* The project's one reference (tests/accuracy/mish_reference.h): T1 and T2 in long
+/* The project's one reference (reference/mish_reference.h): T1 and T2 in long
    double, relative error around 1e-18, far below the 2^-23 scale of the bound. */
 static void reference(long double x, long double *t1, long double *t2) { mish_ref_terms_ld(x, t1, t2); }
 

@@ -1,7 +1,7 @@
 /*
  * tests/kernel/test_mish_kernel.c: the Mish forward kernel (mish_kernels_get(), the ISA
  * MISHGRAD_ISA asks for; skipped when the CPU lacks it) against the one reference of
- * tests/accuracy/mish_reference.h, with its one tolerance rule:
+ * reference/mish_reference.h, with its one tolerance rule:
  *   float32: at most 2 ulp (goal 1) on a sample of every binade and dense windows around
  *            every point where the kernel changes formula (the exhaustive run over every
  *            float32 is tools/mishgrad_sweep --op mish, recorded in docs/accuracy.md);

@@ -1,6 +1,6 @@
 /*
  * tests/reliability/mish_ref.h: what the reliability tests and the fuzz harness need around
- * the project's reference (tests/accuracy/mish_reference.h, which shares no code with the
+ * the project's reference (reference/mish_reference.h, which shares no code with the
  * library): its 16-bit conversions and mish' * g from its terms, with the test inputs'
  * generators and a tolerance of this header's own.
  *
@@ -80,7 +80,7 @@ static inline void mish_ref_store(aclDataType dtype, void *base, int64_t index, 
 }
 
 /* mish'(x) * g in double, from the project's one tested reference of mish'
-   (tests/accuracy/mish_reference.h: T1 = tanh(softplus(x)) and T2, the two terms;
+   (reference/mish_reference.h: T1 = tanh(softplus(x)) and T2, the two terms;
    accuracy_reference checks it against long double and finite differences). `*scale`
    receives |g| * (|T1| + |T2|), the size the error is measured against (the result itself
    cancels to zero near x = -1.19243). x = +-inf or NaN gives NaN, as PyTorch does. */

@@ -64,7 +64,7 @@ static void runtime_up(void) {
     }
 }
 
-/* mish'(x): the project's one reference (tests/accuracy/mish_reference.h) */
+/* mish'(x): the project's one reference (reference/mish_reference.h) */
 static double mish_grad_ref(double x) { return (double)mish_ref_grad_ld((long double)x); }
 
 #define MAXN 4096

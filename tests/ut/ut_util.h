@@ -1,7 +1,7 @@
 /*
  * tests/ut/ut_util.h: what the foundation's unit tests share.
  *
- * - mish' from the project's one reference (tests/accuracy/mish_reference.h, independent
+ * - mish' from the project's one reference (reference/mish_reference.h, independent
  *   of the kernels).
  * - Our own IEEE binary16 / bfloat16 rounding and decoding, so the tests never judge the
  *   library with the library's converters.
@@ -44,7 +44,7 @@
 
 /* ---- the reference -------------------------------------------------------------------- */
 
-/* mish'(x) from the project's one reference (tests/accuracy/mish_reference.h: long double,
+/* mish'(x) from the project's one reference (reference/mish_reference.h: long double,
    from one exponential in a form without cancellation inside its terms; it shares no code
    with op_kernel/ and has its own tests), rounded to double. */
 static inline double ut_mish_grad_ref(double x) { return (double)mish_ref_grad_ld((long double)x); }

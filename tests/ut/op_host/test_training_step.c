@@ -8,7 +8,7 @@
  * host; gradP = aclnnMishBackward(gradOutput, P); P -= lr * gradP on the host; then the
  * loss of the new P is measured with aclnnInplaceMish on a copy of P. The reference runs
  * the same steps in double from the same start, with mish and mish' from the project's one
- * reference (tests/accuracy/mish_reference.h), so every number of every step can be compared; float32
+ * reference (reference/mish_reference.h), so every number of every step can be compared; float32
  * arithmetic drifts from it by a few ulp per step, and the loss must fall.
  *
  * Each quantity is compared norm-wise, as training runs are compared: every element within

@@ -1,7 +1,7 @@
 /*
  * tests/ut/ops/ut_op_mish.h: aclnnMish and aclnnInplaceMish as the unit tests see them
  * (two ut_ops, tests/ut/ut_ops.h), with the forward's reference: the project's long-double
- * one (tests/accuracy/mish_reference.h).
+ * one (reference/mish_reference.h).
  */
 #ifndef UT_OP_MISH_H_
 #define UT_OP_MISH_H_

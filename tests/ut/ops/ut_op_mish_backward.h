@@ -1,7 +1,7 @@
 /*
  * tests/ut/ops/ut_op_mish_backward.h: aclnnMishBackward as the unit tests see it (a ut_op,
  * tests/ut/ut_ops.h). Its reference is the project's long-double one for mish'
- * (tests/accuracy/mish_reference.h, through ut_mish_grad_ref in ut_util.h).
+ * (reference/mish_reference.h, through ut_mish_grad_ref in ut_util.h).
  */
 #ifndef UT_OP_MISH_BACKWARD_H_
 #define UT_OP_MISH_BACKWARD_H_

@@ -1,5 +1,5 @@
 /*
- * tests/accuracy/mish_reference.h: an independent reference for mish'(x), the yardstick of
+ * reference/mish_reference.h: an independent reference for mish'(x), the yardstick of
  * every accuracy test and of tools/mishgrad_sweep. It shares no code with op_kernel/.
  *
  *   T1 = tanh(softplus(x)),  T2 = x * (1 - T1^2) * sigmoid(x),  mish'(x) = T1 + T2

@@ -1,5 +1,5 @@
 /*
- * tests/accuracy/mish_reference.c: the reference behind every accuracy verdict. The
+ * reference/mish_reference.c: the reference behind every accuracy verdict. The
  * formulas and their error budget are in mish_reference.h.
  */
 #include "mish_reference.h"

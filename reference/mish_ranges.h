@@ -1,5 +1,5 @@
 /*
- * tests/accuracy/mish_ranges.h: the x ranges accuracy is reported in (issue 4), and an
+ * reference/mish_ranges.h: the x ranges accuracy is reported in (issue 4), and an
  * order-preserving key for float32 bit patterns so that sweeps can walk value ranges.
  *
  * The edges are where the float32 arithmetic changes character: exp(x) underflows to 0
