@@ -59,7 +59,7 @@ no_test_hooks() { # $1: a folder holding libascendcl.so.1 and libnnopbase.so.1; 
     grep -q mgrt_stream_submit_access <(objdump -T "$1/libascendcl.so.1")
   printf '#include "acl/acl.h"\nint main(void) { int r = aclInit(NULL); aclFinalize(); return r; }\n' >"$dir/hooks.c"
   "$pkg_cc" -std=c11 "$dir/hooks.c" -I"$src/include" -L"$1" -Wl,-rpath,"$1" -lascendcl -o "$dir/hooks" &&
-    MISHGRAD_FAULT_ALLOC=1 "$dir/hooks" >"$dir/hooks.out" 2>&1
+    ASCEND_LOG_PRINT_TO_STDOUT=1 MISHGRAD_FAULT_ALLOC=1 "$dir/hooks" >"$dir/hooks.out" 2>&1
   check "$2: MISHGRAD_FAULT_ALLOC is ignored, with a warning" contains "$dir/hooks.out" "this build has no test hooks"
 }
 if command -v objdump >/dev/null 2>&1; then
