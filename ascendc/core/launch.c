@@ -33,6 +33,8 @@ typedef struct twin_block {
     twin_launch *launch;
     int64_t idx;
     int aborted;
+    uint8_t *ub;                        /* this block's Unified Buffer */
+    uint64_t ub_bytes;
 } twin_block;
 
 static _Thread_local twin_block *current_block;
@@ -65,12 +67,34 @@ void asc_twin_report(const char *api, const char *fmt, ...) {
     pthread_mutex_unlock(&l->error_lock);
 }
 
+uint8_t *asc_twin_ub_base(void) { return current_block ? current_block->ub : NULL; }
+uint64_t asc_twin_ub_bytes(void) { return current_block ? current_block->ub_bytes : 0; }
+
+int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes) {
+    uint64_t ub = asc_twin_ub_bytes();
+    uint64_t aligned = bytes > UINT64_MAX - 31 ? UINT64_MAX : (bytes + 31) & ~(uint64_t)31;
+    if (aligned > ub || *pipe_used > ub - aligned) {
+        uint64_t total = aligned > UINT64_MAX - *pipe_used ? UINT64_MAX : *pipe_used + aligned;
+        asc_twin_report("InitBuffer", "%llu bytes requested, UB holds %llu", (unsigned long long)total,
+                        (unsigned long long)ub);
+        return -1;
+    }
+    int64_t offset = (int64_t)*pipe_used;
+    *pipe_used += aligned;
+    return offset;
+}
+
 static void run_block(void *ctx, int64_t idx) {
     twin_launch *l = ctx;
-    twin_block block = {l, idx, 0};
+    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes};
     twin_block *outer = current_block;
     current_block = &block;
-    l->kernel->entry(l->args);
+    /* zeroed so that a read before any write is at least defined; the rule that reports
+       such reads keeps its own record of what was written */
+    block.ub = mgrt_calloc(1, (size_t)block.ub_bytes);
+    if (block.ub == NULL) asc_twin_report("launch", "no memory for a %llu-byte UB", (unsigned long long)block.ub_bytes);
+    else l->kernel->entry(l->args);
+    mgrt_free(block.ub);
     current_block = outer;
 }
 

@@ -4,6 +4,7 @@
  * failing the stream's synchronize with ACL_ERROR_RT_AICORE_EXCEPTION and its message.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "acl/acl.h"
@@ -29,6 +30,20 @@ static void break_in_block3(uint8_t *const *args) {
         return;
     }
     out[asc_twin_block_idx()] = 1;
+}
+
+/* args: requested InitBuffer sizes (uint64 list ending in 0); block writes its offsets */
+static void init_buffers(uint8_t *const *args) {
+    const uint64_t *sizes = (const uint64_t *)(const void *)args[0];
+    int64_t *offsets = (int64_t *)(void *)args[1];
+    uint64_t used = 0;
+    for (int i = 0; sizes[i] != 0; i++) {
+        offsets[i] = asc_twin_ub_init_buffer(&used, sizes[i]);
+        if (asc_twin_block_aborted()) return;
+    }
+    /* the whole UB is this block's to use */
+    uint8_t *ub = asc_twin_ub_base();
+    ub[asc_twin_ub_bytes() - 1] = 1;
 }
 
 static const asc_twin_kernel k_add = {"twin_test_add_index", 7, 2, add_index};
@@ -80,6 +95,33 @@ MG_TEST(stream_launch_reports_the_break_at_synchronize) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
     MG_CHECK_EQ_INT(aclrtResetDevice(0), 0);
     MG_CHECK_EQ_INT(aclFinalize(), 0);
+}
+
+static const asc_twin_kernel k_init = {"twin_test_init", 0, 2, init_buffers};
+
+MG_TEST(init_buffer_total_within_ub) {
+    /* just inside: 196608 in all, the 100-byte buffer taking 128 (32-byte rounding) */
+    uint64_t inside[] = {100, 196608 - 128, 0};
+    int64_t offsets[4] = {0};
+    uint8_t *args[2] = {(uint8_t *)inside, (uint8_t *)offsets};
+    asc_twin_launch_args a = {&k_init, 2, args, 2, NULL, 0};
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0);
+    MG_CHECK_EQ_INT(offsets[0], 0);
+    MG_CHECK_EQ_INT(offsets[1], 128);
+    /* one byte more: the second buffer rounds to 32 more */
+    uint64_t over[] = {100, 196608 - 127, 0};
+    args[0] = (uint8_t *)over;
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+    /* aclGetRecentErrMsg clears the message it returns: one read; either block may report first */
+    char message[512];
+    const char *recent = aclGetRecentErrMsg();
+    snprintf(message, sizeof message, "%s", recent ? recent : "");
+    MG_CHECK(strstr(message, "twin_test_init block 0: ") != NULL || strstr(message, "twin_test_init block 1: ") != NULL);
+    MG_CHECK_STR_CONTAINS(message, ": InitBuffer: 196640 bytes requested, UB holds 196608");
+    uint64_t issue[] = {196800, 0};
+    args[0] = (uint8_t *)issue;
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "InitBuffer: 196800 bytes requested, UB holds 196608");
 }
 
 /* The default `cpu` profile models Ascend910B (docs/ascendc_twin.md); a named SoC gets its own. */
