@@ -56,7 +56,7 @@ static const soc_rule soc_rules[] = {
 };
 
 static char soc_name[64] = DEFAULT_SOC_NAME;
-static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", MGRT_SOC_CPU};
+static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", MGRT_SOC_CPU, 48, 196608, 16u << 20};
 
 static int soc_matches(const char *pattern, const char *name) {
     size_t length = strlen(pattern);

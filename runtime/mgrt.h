@@ -63,6 +63,12 @@ typedef struct mgrt_soc_profile {
     const char *soc_name;            /* what aclrtGetSocName() returns */
     const char *product;             /* the product line, for messages */
     mgrt_soc_generation generation;
+    /* What AscendC kernels and host tilings read (platform_ascendc::PlatformAscendC): every
+       profile models an Ascend910B (Atlas A2, 910B1): 48 vector cores, 192 KiB of UB, and
+       the 16 MiB library workspace GetLibApiWorkSpaceSize reports on that generation. */
+    uint32_t aiv_core_num;
+    uint64_t ub_bytes;
+    uint32_t lib_workspace_bytes;
 } mgrt_soc_profile;
 MGRT_API const mgrt_soc_profile *mgrt_soc(void);
 

@@ -1,0 +1,34 @@
+/* optiling/src/log.c: the operator log (log/log.h, opdev/op_log.h) over the runtime's log.
+   An error becomes the thread's recent error: with an aclnn status as subject, that status
+   (mgrt_fail); otherwise the message alone. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mgrt.h"
+
+void mg_op_log(int level, const char *subject, int code, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+void mg_op_log(int level, const char *subject, int code, const char *file, int line, const char *fmt, ...) {
+    if (level < MGRT_LOG_ERROR && !mgrt_log_enabled(level)) return;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    const char *base = strrchr(file, '/');
+    base = base != NULL ? base + 1 : file;
+    if (level >= MGRT_LOG_ERROR) {
+        if (code != 0)
+            mgrt_fail(code, "%s", text);
+        else {
+            char full[1200];
+            snprintf(full, sizeof full, "%s%s%s", subject, *subject ? ": " : "", text);
+            mgrt_set_recent_error(full);
+            mgrt_log(MGRT_LOG_ERROR, "OP", "[%s:%d] %s", base, line, full);
+        }
+        return;
+    }
+    mgrt_log(level, "OP", "[%s:%d] %s%s%s", base, line, subject, *subject ? ": " : "", text);
+}
