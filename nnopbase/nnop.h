@@ -178,6 +178,11 @@ NNOP_API void nnop_executor_abandon(aclOpExecutor *executor);
 NNOP_API aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
                                           aclOpExecutor *executor, aclrtStream stream);
 
+/* The values of an aclIntArray: *size set to its length, the first `capacity` copied; 0, or
+   161001/161002 for a NULL or stale handle (message set). */
+NNOP_API aclnnStatus nnop_int_array_values(const aclIntArray *array, int64_t *values, uint64_t capacity,
+                                           uint64_t *size);
+
 /* ---- Contiguous and ViewCopy ----------------------------------------------------------- */
 
 /* Appends a step that gathers `view` (of input slot `input_index`) into a dense buffer

@@ -139,7 +139,8 @@ int main()
     // A dtype without a size fails the tiling, with the tiling's message as the recent error.
     set_input(run, {3, 100}, ge::DT_STRING);
     CHECK(mg_optiling_run(&run, msg, sizeof msg) == 1);
-    CHECK(std::strstr(aclGetRecentErrMsg(), "bad dtype") != nullptr);
+    const char *m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "bad dtype") != nullptr);
     // An unregistered type is named.
     run.op_type = "NoSuchOp";
     CHECK(mg_optiling_run(&run, msg, sizeof msg) == -1 && std::strstr(msg, "NoSuchOp") != nullptr);
