@@ -6,9 +6,15 @@
 #include <string.h>
 
 #include "mgrt.h"
+#include "optiling/mg_optiling.h"
 
 void mg_op_log(int level, const char *subject, int code, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* The last error logged on this thread, for mg_optiling_run's message. */
+static _Thread_local char last_error[1200];
+const char *mg_op_last_error(void) { return last_error; }
+void mg_op_clear_last_error(void) { last_error[0] = '\0'; }
 
 void mg_op_log(int level, const char *subject, int code, const char *file, int line, const char *fmt, ...) {
     if (level < MGRT_LOG_ERROR && !mgrt_log_enabled(level)) return;
@@ -20,6 +26,7 @@ void mg_op_log(int level, const char *subject, int code, const char *file, int l
     const char *base = strrchr(file, '/');
     base = base != NULL ? base + 1 : file;
     if (level >= MGRT_LOG_ERROR) {
+        snprintf(last_error, sizeof last_error, "%.1000s (%.120s:%d)", text, base, line);
         if (code != 0)
             mgrt_fail(code, "%s", text);
         else {

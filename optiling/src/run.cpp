@@ -41,6 +41,7 @@ extern "C" int mg_optiling_run(mg_tiling_run *run, char *message, size_t cap)
     std::memset(run->workspaces, 0, sizeof run->workspaces);
     std::memset(run->tiling, 0, sizeof run->tiling);
     void *info = nullptr;
+    mg_op_clear_last_error();
     try {
         info = e->compile_info_create != nullptr ? e->compile_info_create() : nullptr;
         auto *ctx = new gert::TilingContext(run, info);
@@ -53,7 +54,8 @@ extern "C" int mg_optiling_run(mg_tiling_run *run, char *message, size_t cap)
         delete ctx;
         if (info != nullptr) e->compile_info_destroy(info);
         if (status != ge::GRAPH_SUCCESS) {
-            std::snprintf(message, cap, "the tiling of %s returned failure %u", run->op_type, status);
+            std::snprintf(message, cap, "the tiling of %s returned failure %u%s%s", run->op_type, status,
+                          *mg_op_last_error() ? ": " : "", mg_op_last_error());
             return 1;
         }
     } catch (const std::exception &x) {

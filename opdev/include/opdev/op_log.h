@@ -14,4 +14,13 @@
         }                              \
     } while (0)
 
+#ifndef CHECK_RET
+#define CHECK_RET(cond, ret) \
+    do {                     \
+        if (!(cond)) {       \
+            return ret;      \
+        }                    \
+    } while (0)
+#endif
+
 #endif

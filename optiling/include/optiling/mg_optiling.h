@@ -76,6 +76,10 @@ typedef struct mg_tiling_run {
    with a zeroed compile info). 0 on success; -1 when none is registered, 1 when it returned
    failure; `message` (size `cap`) says why. */
 int mg_optiling_run(mg_tiling_run *run, char *message, size_t cap);
+/* The last error the operator log (OP_LOGE) recorded on this thread, "" after a clear. */
+const char *mg_op_last_error(void);
+void mg_op_clear_last_error(void);
+
 /* Runs the registered IMPL_OP_INFERSHAPE: output storage shapes from the inputs'. */
 int mg_optiling_infer_shape(mg_tiling_run *run, char *message, size_t cap);
 /* The kernel file an OpDef named for `op_type` (ExtendCfgInfo "opFile.value"), or NULL. */

@@ -81,13 +81,5 @@ bool CheckCommInput(const void *workspaceSize, const void *executor);
             return ACLNN_ERR_PARAM_NULLPTR;                                  \
         }                                                                    \
     } while (0)
-#ifndef CHECK_RET
-#define CHECK_RET(cond, ret) \
-    do {                     \
-        if (!(cond)) {       \
-            return ret;      \
-        }                    \
-    } while (0)
-#endif
 
 #endif
