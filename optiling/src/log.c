@@ -1,10 +1,11 @@
 /* optiling/src/log.c: the operator log (log/log.h, opdev/op_log.h) over the runtime's log.
-   An error becomes the thread's recent error: with an aclnn status as subject, that status
-   (mgrt_fail); otherwise the message alone. */
+   An error becomes the thread's recent error (mgrt_fail): with an aclnn status as subject,
+   that status; otherwise ACLNN_ERR_INNER. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "aclnn/acl_meta.h"
 #include "mgrt.h"
 #include "optiling/mg_optiling.h"
 
@@ -27,14 +28,10 @@ void mg_op_log(int level, const char *subject, int code, const char *file, int l
     base = base != NULL ? base + 1 : file;
     if (level >= MGRT_LOG_ERROR) {
         snprintf(last_error, sizeof last_error, "%.1000s (%.120s:%d)", text, base, line);
-        if (code != 0)
-            mgrt_fail(code, "%s", text);
-        else {
-            char full[1200];
-            snprintf(full, sizeof full, "%s%s%s", subject, *subject ? ": " : "", text);
-            mgrt_set_recent_error(full);
-            mgrt_log(MGRT_LOG_ERROR, "OP", "[%s:%d] %s", base, line, full);
-        }
+        /* a context or a name as subject: an inner error (opbuild reports a failed tiling
+           with ACLNN_ERR_INNER_TILING_ERROR and this text) */
+        mgrt_fail(code != 0 ? code : ACLNN_ERR_INNER, "%s%s%s (%s:%d)", subject, *subject ? ": " : "", text, base,
+                  line);
         return;
     }
     mgrt_log(level, "OP", "[%s:%d] %s%s%s", base, line, subject, *subject ? ": " : "", text);
