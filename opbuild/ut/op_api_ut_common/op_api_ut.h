@@ -97,8 +97,12 @@ public:
 private:
     aclnnStatus Phase1(Materialized &m, uint64_t *size, aclOpExecutor **executor)
     {
-        auto in = std::apply([&m](const auto &...a) { return std::make_tuple(Arg(a, false, m)...); }, in_);
-        auto out = std::apply([&m](const auto &...a) { return std::make_tuple(Arg(a, true, m)...); }, out_);
+        // a braced list: its elements are materialised left to right (the references
+        // read inputs in INPUT order; make_tuple's arguments have no order)
+        auto in = std::apply(
+            [&m](const auto &...a) { return std::tuple<decltype(Arg(a, false, m))...>{Arg(a, false, m)...}; }, in_);
+        auto out = std::apply(
+            [&m](const auto &...a) { return std::tuple<decltype(Arg(a, true, m))...>{Arg(a, true, m)...}; }, out_);
         return std::apply(ws_, std::tuple_cat(in, out, std::make_tuple(size, executor)));
     }
     const char *api_;
