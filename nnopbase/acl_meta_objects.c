@@ -293,3 +293,14 @@ aclnnStatus nnop_int_array_values(const aclIntArray *array, int64_t *values, uin
     mgrt_handle_unpin(array);
     return ACLNN_SUCCESS;
 }
+
+/* For opdev's aclScalar face: the scalar's dtype and value bytes (up to `capacity`). */
+aclnnStatus nnop_scalar_value(const aclScalar *scalar, aclDataType *dtype, void *value, size_t capacity) {
+    scalar_object *s = mgrt_handle_pin(scalar, MGRT_HANDLE_SCALAR);
+    if (s == NULL)
+        return nnop_check_handle(scalar, MGRT_HANDLE_SCALAR, "nnop_scalar_value", "scalar", ACLNN_ERR_PARAM_NULLPTR);
+    *dtype = s->dtype;
+    memcpy(value, s->value, s->size < capacity ? s->size : capacity);
+    mgrt_handle_unpin(scalar);
+    return ACLNN_SUCCESS;
+}

@@ -183,6 +183,9 @@ NNOP_API aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint
 NNOP_API aclnnStatus nnop_int_array_values(const aclIntArray *array, int64_t *values, uint64_t capacity,
                                            uint64_t *size);
 
+/* An aclScalar's dtype and value (its first `capacity` bytes): 0, or 161001/161002. */
+NNOP_API aclnnStatus nnop_scalar_value(const aclScalar *scalar, aclDataType *dtype, void *value, size_t capacity);
+
 /* ---- Contiguous and ViewCopy ----------------------------------------------------------- */
 
 /* Appends a step that gathers `view` (of input slot `input_index`) into a dense buffer

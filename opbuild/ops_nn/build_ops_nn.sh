@@ -52,11 +52,11 @@ configure() { # $1: the entries to build, ;-separated
   cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE="$OPS_NN_TYPE" -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMISHGRAD_BUILD_TESTS=OFF -DMISHGRAD_BUILD_BENCH=OFF -DMISHGRAD_BUILD_TOOLS=OFF \
         -DMISHGRAD_OPTIMIZE="$OPS_NN_OPTIMIZE" -DMISHGRAD_SANITIZE="${OPS_NN_SANITIZE//,/;}" \
-        -DMISHGRAD_OPS_NN_OPS="$1" >"$bdir.configure.log" 2>&1
+        -DMISHGRAD_OPS_NN_OPS="$1" >"$bdir/configure.log" 2>&1
 }
 mkdir -p "$bdir"
 list=$(IFS=';'; echo "${entries[*]}")
-configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir.configure.log"; exit 1; }
+configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir/configure.log"; exit 1; }
 
 # the first compiler error of a log: file:line and what is missing
 first_error() {
@@ -77,7 +77,7 @@ done
 [ ${#good[@]} -gt 0 ] || { say "nothing could be built"; exit 1; }
 
 list=$(IFS=';'; echo "${good[*]}")
-configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir.configure.log"; exit 1; }
+configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir/configure.log"; exit 1; }
 if ! cmake --build "$bdir" --target opsnn_cust_opapi ascendcl nnopbase cust_opapi -j "$jobs" >"$bdir/package.build.log" 2>&1; then
   echo "package: libcust_opapi.so cannot be linked: $(first_error "$bdir/package.build.log")"
   exit 1

@@ -84,3 +84,31 @@ bool op::IsContiguous(const aclTensor *t)
     }
     return true;
 }
+
+op::DataType aclScalar::GetDataType() const
+{
+    aclDataType t = ACL_DT_UNDEFINED;
+    unsigned char bytes[16];
+    return nnop_scalar_value(this, &t, bytes, sizeof bytes) == ACLNN_SUCCESS ? static_cast<op::DataType>(t)
+                                                                            : ge::DT_UNDEFINED;
+}
+
+double aclScalar::ToDouble() const
+{
+    aclDataType t = ACL_DT_UNDEFINED;
+    alignas(16) unsigned char b[16] = {0};
+    if (nnop_scalar_value(this, &t, b, sizeof b) != ACLNN_SUCCESS) return 0.0;
+    switch (t) {
+    case ACL_FLOAT: { float v; std::memcpy(&v, b, 4); return v; }
+    case ACL_DOUBLE: { double v; std::memcpy(&v, b, 8); return v; }
+    case ACL_FLOAT16: { aclFloat16 v; std::memcpy(&v, b, 2); return aclFloat16ToFloat(v); }
+    case ACL_BF16: { uint16_t h; std::memcpy(&h, b, 2); uint32_t w = static_cast<uint32_t>(h) << 16; float v;
+                     std::memcpy(&v, &w, 4); return v; }
+    case ACL_INT8: return static_cast<int8_t>(b[0]);
+    case ACL_UINT8: case ACL_BOOL: return b[0];
+    case ACL_INT16: { int16_t v; std::memcpy(&v, b, 2); return v; }
+    case ACL_INT32: { int32_t v; std::memcpy(&v, b, 4); return v; }
+    case ACL_INT64: { int64_t v; std::memcpy(&v, b, 8); return static_cast<double>(v); }
+    default: return 0.0;
+    }
+}

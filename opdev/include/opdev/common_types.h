@@ -43,6 +43,18 @@ struct aclTensor {
     void *GetData() const;
 };
 
+/* An aclScalar token; its value converted from its dtype (opdev/src/tensor.cpp). */
+struct aclScalar {
+    aclScalar() = delete;
+    op::DataType GetDataType() const;
+    double ToDouble() const;
+    float ToFloat() const { return static_cast<float>(ToDouble()); }
+    int64_t ToInt64() const { return static_cast<int64_t>(ToDouble()); }
+    int32_t ToInt32() const { return static_cast<int32_t>(ToDouble()); }
+    bool ToBool() const { return ToDouble() != 0.0; }
+    template <typename T> T ToValue() const { return static_cast<T>(ToDouble()); }
+};
+
 struct aclOpExecutor {
     aclOpExecutor() = delete;
     /* A tensor the plan keeps in the workspace (dense, row-major). */

@@ -31,6 +31,27 @@ inline bool IsIntegralType(DataType t)
            t == DataType::DT_UINT8 || t == DataType::DT_UINT16 || t == DataType::DT_UINT32 ||
            t == DataType::DT_UINT64;
 }
+/* The common type of two operands (torch's promotion for the types modelled): equal types
+   stay; float16 with bfloat16 is float; a floating type wins over an integer one; the
+   wider of two floating or two signed integer types. */
+inline DataType PromoteType(DataType a, DataType b)
+{
+    if (a == b) return a;
+    auto rank = [](DataType t) {
+        switch (t) {
+        case DataType::DT_BOOL: return 0; case DataType::DT_UINT8: return 1; case DataType::DT_INT8: return 2;
+        case DataType::DT_INT16: return 3; case DataType::DT_INT32: return 4; case DataType::DT_INT64: return 5;
+        case DataType::DT_FLOAT16: case DataType::DT_BF16: return 6; case DataType::DT_FLOAT: return 7;
+        case DataType::DT_DOUBLE: return 8; default: return -1;
+        }
+    };
+    if ((a == DataType::DT_FLOAT16 && b == DataType::DT_BF16) || (a == DataType::DT_BF16 && b == DataType::DT_FLOAT16))
+        return DataType::DT_FLOAT;
+    if (rank(a) < 0 || rank(b) < 0) return DataType::DT_UNDEFINED;
+    if ((a == DataType::DT_UINT8 && b == DataType::DT_INT8) || (a == DataType::DT_INT8 && b == DataType::DT_UINT8))
+        return DataType::DT_INT16;
+    return rank(a) >= rank(b) ? a : b;
+}
 inline bool IsComplexType(DataType t) { return t == DataType::DT_COMPLEX64 || t == DataType::DT_COMPLEX128; }
 } // namespace op
 

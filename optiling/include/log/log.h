@@ -5,10 +5,22 @@
 #ifndef MG_LOG_LOG_H_
 #define MG_LOG_LOG_H_
 
+/* CANN's host headers bring these in with them, and operator code relies on it. */
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
+#include <vector>
 
+#include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
+#include "securec.h"
 
 extern "C" void mg_op_log(int level, const char *subject, int code, const char *file, int line, const char *fmt,
                           ...) __attribute__((format(printf, 6, 7)));
@@ -27,6 +39,18 @@ template <typename T> int Code(const T &) { return 0; }
 inline int Code(int c) { return c; }
 inline int Code(unsigned c) { return static_cast<int>(c); }
 } // namespace mg_log
+
+namespace Ops {
+namespace Base {
+inline std::string ToString(const gert::Shape &s)
+{
+    std::string r = "[";
+    for (size_t i = 0; i < s.GetDimNum(); i++) r += (i ? "," : "") + std::to_string(s.GetDim(i));
+    return r + "]";
+}
+inline std::string ToString(ge::DataType t) { return std::to_string(static_cast<int>(t)); }
+} // namespace Base
+} // namespace Ops
 
 #define MG_OP_LOG(level, subject, ...) \
     mg_op_log(level, mg_log::Subject(subject), mg_log::Code(subject), __FILE__, __LINE__, __VA_ARGS__)

@@ -48,12 +48,13 @@ class OpAttrDef {
 public:
     explicit OpAttrDef(const char *name) : name_(name) {}
     OpAttrDef &AttrType(Option o) { option_ = o; return *this; }
-    OpAttrDef &Float(float) { return *this; }
-    OpAttrDef &Int(int64_t) { return *this; }
-    OpAttrDef &Bool(bool) { return *this; }
-    OpAttrDef &String(const char *) { return *this; }
-    OpAttrDef &ListInt(std::vector<int64_t>) { return *this; }
-    OpAttrDef &ListFloat(std::vector<float>) { return *this; }
+    OpAttrDef &Float(float = 0.0f) { return *this; }
+    OpAttrDef &Int(int64_t = 0) { return *this; }
+    OpAttrDef &Bool(bool = false) { return *this; }
+    OpAttrDef &String(const char * = "") { return *this; }
+    OpAttrDef &ListInt(std::vector<int64_t> = {}) { return *this; }
+    OpAttrDef &ListFloat(std::vector<float> = {}) { return *this; }
+    OpAttrDef &ListBool(std::vector<bool> = {}) { return *this; }
     OpAttrDef &Comment(const char *) { return *this; }
 
 private:

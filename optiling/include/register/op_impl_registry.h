@@ -3,6 +3,7 @@
 #ifndef MG_REGISTER_OP_IMPL_REGISTRY_H_
 #define MG_REGISTER_OP_IMPL_REGISTRY_H_
 
+#include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "exe_graph/runtime/tiling_parse_context.h"

@@ -28,6 +28,12 @@ public:
     mg_tensor_info info_;
 };
 
+/* What a list attribute getter would point to (never handed out here). */
+struct MgAbsentList {
+    size_t GetSize() const { return 0; }
+    const int64_t *GetData() const { return nullptr; }
+};
+
 class RuntimeAttrs {
 public:
     /* NULL for an index past the attributes or of another type. */
@@ -45,6 +51,10 @@ public:
             return a.kind == MG_ATTR_INT ? &a.i : nullptr;
         }
     }
+    /* String and list attributes are not modelled: NULL, which tilings check. */
+    const char *GetStr(size_t) const { return nullptr; }
+    template <typename T = int64_t> const struct MgAbsentList *GetListInt(size_t) const { return nullptr; }
+    template <typename T = float> const struct MgAbsentList *GetListFloat(size_t) const { return nullptr; }
     const int64_t *GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
     const float *GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool *GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
