@@ -48,11 +48,15 @@ for name in "${wanted[@]}"; do
   names+=("$name")
 done
 
+# ops-nn's own common headers (common/inc of the checkout), behind the project's
+common_inc=""
+[ -d "$dir/common/inc" ] && common_inc="$dir/common/inc"
+
 configure() { # $1: the entries to build, ;-separated
   cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE="$OPS_NN_TYPE" -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMISHGRAD_BUILD_TESTS=OFF -DMISHGRAD_BUILD_BENCH=OFF -DMISHGRAD_BUILD_TOOLS=OFF \
         -DMISHGRAD_OPTIMIZE="$OPS_NN_OPTIMIZE" -DMISHGRAD_SANITIZE="${OPS_NN_SANITIZE//,/;}" \
-        -DMISHGRAD_OPS_NN_OPS="$1" >"$bdir/configure.log" 2>&1
+        -DMISHGRAD_OPS_NN_OPS="$1" -DMISHGRAD_OPS_NN_COMMON="$common_inc" >"$bdir/configure.log" 2>&1
 }
 mkdir -p "$bdir"
 list=$(IFS=';'; echo "${entries[*]}")

@@ -2,6 +2,7 @@
 #ifndef MG_OPDEV_DATA_TYPE_UTILS_H_
 #define MG_OPDEV_DATA_TYPE_UTILS_H_
 
+#include <initializer_list>
 #include <string>
 
 #include "opdev/common_types.h"
@@ -51,6 +52,12 @@ inline DataType PromoteType(DataType a, DataType b)
     if ((a == DataType::DT_UINT8 && b == DataType::DT_INT8) || (a == DataType::DT_INT8 && b == DataType::DT_UINT8))
         return DataType::DT_INT16;
     return rank(a) >= rank(b) ? a : b;
+}
+inline bool CheckType(DataType t, std::initializer_list<DataType> valid)
+{
+    for (DataType v : valid)
+        if (v == t) return true;
+    return false;
 }
 inline bool IsComplexType(DataType t) { return t == DataType::DT_COMPLEX64 || t == DataType::DT_COMPLEX128; }
 } // namespace op

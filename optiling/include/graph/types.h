@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "optiling/mg_optiling.h"
+
 namespace ge {
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
@@ -33,6 +35,12 @@ enum Format {
     FORMAT_RESERVED, FORMAT_ALL, FORMAT_NULL, FORMAT_ND_RNN_BIAS, FORMAT_FRACTAL_ZN_RNN, FORMAT_NYUV,
     FORMAT_NYUV_A, FORMAT_NCL, FORMAT_MAX = 0xff
 };
+/* Bytes of one element, -1 for a type without a whole-byte size (metadef's helper). */
+inline int GetSizeByDataType(DataType t)
+{
+    int size = mg_dtype_size(static_cast<int>(t));
+    return size > 0 ? size : -1;
+}
 } // namespace ge
 
 #endif
