@@ -53,6 +53,14 @@ inline DataType PromoteType(DataType a, DataType b)
         return DataType::DT_INT16;
     return rank(a) >= rank(b) ? a : b;
 }
+/* torch's can_cast: a floating value does not go to an integer or bool, nor an integer
+   to bool; everything else may be cast. */
+inline bool CanCast(DataType from, DataType to)
+{
+    if (IsFloatingType(from) && (IsIntegralType(to) || to == DataType::DT_BOOL)) return false;
+    if (IsIntegralType(from) && to == DataType::DT_BOOL) return false;
+    return true;
+}
 inline bool CheckType(DataType t, std::initializer_list<DataType> valid)
 {
     for (DataType v : valid)

@@ -4,6 +4,5 @@
 
 #include "opdev/op_executor.h"
 
-#define CREATE_EXECUTOR() UniqueExecutor(__func__)
 
 #endif

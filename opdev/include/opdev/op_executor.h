@@ -13,11 +13,13 @@
 #include "aclnn/aclnn_base.h"
 #include "opdev/common_types.h"
 #include "opdev/data_type_utils.h"
+#include "opdev/format_utils.h"
 #include "opdev/op_def.h"
 #include "opdev/op_dfx.h"
 #include "opdev/op_log.h"
 #include "opdev/platform.h"
 #include "opdev/shape_utils.h"
+#include "opdev/tensor_view_utils.h"
 #include "optiling/mg_optiling.h"
 
 class UniqueExecutor {
@@ -100,6 +102,8 @@ template <typename... A> aclnnStatus AddAiCore(const char *op_type, aclOpExecuto
 #define OP_OUTSHAPE(...) (op::mg::Ignore(__VA_ARGS__))
 #define OP_MODE(...) (op::mg::Ignore(__VA_ARGS__))
 #define OP_EMPTY_ARG (op::mg::IgnoredArgs{})
+/* (CANN's op_executor.h brings CREATE_EXECUTOR along; make_op_executor.h names it too.) */
+#define CREATE_EXECUTOR() UniqueExecutor(__func__)
 /* As CANN's: the l0 function's parameter `executor` is the plan launched into. */
 #define ADD_TO_LAUNCHER_LIST_AICORE(op_type, ...) op::mg::AddAiCore(#op_type, executor, __VA_ARGS__)
 

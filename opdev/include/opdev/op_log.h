@@ -14,6 +14,14 @@
         }                              \
     } while (0)
 
+#define CHECK_COND(cond, ret, ...)         \
+    do {                                   \
+        if (!(cond)) {                     \
+            OP_LOGE(ret, __VA_ARGS__);     \
+            return ret;                    \
+        }                                  \
+    } while (0)
+
 #ifndef CHECK_RET
 #define CHECK_RET(cond, ret) \
     do {                     \

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "log/log.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace Ops {

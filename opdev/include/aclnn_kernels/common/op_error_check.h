@@ -10,6 +10,8 @@
 
 #include "aclnn/aclnn_base.h"
 #include "opdev/common_types.h"
+#include "opdev/data_type_utils.h"
+#include "opdev/op_dfx.h"
 #include "opdev/op_log.h"
 
 namespace op {
@@ -74,6 +76,14 @@ bool CheckCommInput(const void *workspaceSize, const void *executor);
         if (!op::mg::CheckBroadcast((a), #a, (b), #b)) {          \
             retExpr;                                              \
         }                                                         \
+    } while (0)
+#define OP_CHECK_RESULT_DTYPE_CAST_FAILED(from, to, retExpr)                                            \
+    do {                                                                                                \
+        if (!op::CanCast((from), (to))) {                                                               \
+            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s: the result dtype %s cannot be cast to %s",            \
+                    op::mg::CurrentApi(), op::ToString(from).GetString(), op::ToString(to).GetString()); \
+            retExpr;                                                                                    \
+        }                                                                                               \
     } while (0)
 #define OP_CHECK_COMM_INPUT(workspaceSize, executor)                         \
     do {                                                                     \
