@@ -169,6 +169,16 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# The op_api UT harness and its test need gtest (Debian's libgtest-dev) and a C++ compiler.
+if [ "$run_tests" = 1 ] && { [ ! -f /usr/include/gtest/gtest.h ] || ! command -v c++ >/dev/null 2>&1; }; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "build.sh: installing libgtest-dev g++ (the op_api UT harness)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgtest-dev g++ >/dev/null
+  else
+    echo "build.sh: gtest or g++ is missing; the op_api UT harness test is left out" >&2
+  fi
+fi
+
 absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 prefix=$(absolute "$prefix")
 build_dir=$(absolute "$build_dir")

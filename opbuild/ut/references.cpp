@@ -3,6 +3,7 @@
 // in double; attributes fall back to the operator's documented default when absent.
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "op_api_ut_common/references.h"
 
@@ -87,8 +88,18 @@ const Reference table[] = {
 };
 } // namespace
 
+std::vector<const Reference *> &Added()
+{
+    static std::vector<const Reference *> added;
+    return added;
+}
+
+void AddReference(const Reference *reference) { Added().push_back(reference); }
+
 const Reference *FindReference(const char *api)
 {
+    for (auto it = Added().rbegin(); it != Added().rend(); ++it)
+        if (std::strcmp((*it)->api, api) == 0) return *it;
     for (const Reference &r : table)
         if (std::strcmp(r.api, api) == 0) return &r;
     return nullptr;

@@ -13,6 +13,9 @@ struct Reference {
     double (*fn)(const double *in, const double *attrs, size_t attr_count);
 };
 const Reference *FindReference(const char *api);
+/* Adds a reference for an API the table does not know (an operator's own UT may bring its
+   formula); the pointer must outlive the tests. Later additions win. */
+void AddReference(const Reference *reference);
 } // namespace op_api_ut
 
 #endif
