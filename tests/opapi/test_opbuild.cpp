@@ -5,6 +5,8 @@
 // out, the workspace covering the tiling's request, the tiling data and block dim reaching
 // the kernel, and a key without a kernel refused with ACLNN_ERR_INNER_FIND_KERNEL_ERROR.
 #include <cstdio>
+
+#include "opapi_check.h"
 #include <cstring>
 
 #include "acl/acl.h"
@@ -103,14 +105,6 @@ static aclnnStatus DemoGetWorkspaceSize(const aclTensor *x, float alpha, aclTens
     return ACLNN_SUCCESS;
 }
 
-static int failures;
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 int main()
 {
@@ -163,6 +157,5 @@ int main()
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     CHECK(aclFinalize() == ACL_SUCCESS);
-    std::printf("%s\n", failures ? "FAILED" : "passed");
-    return failures ? 1 : 0;
+    return Finish();
 }

@@ -4,6 +4,8 @@
 // the values are checked against the written expectation out[i][j][k] = src[2j+1]; the
 // checks' statuses and messages name the argument as the caller wrote it.
 #include <cstdio>
+
+#include "opapi_check.h"
 #include <cstring>
 #include <string>
 #include <vector>
@@ -54,14 +56,6 @@ static aclnnStatus Demo(void *workspace, uint64_t size, aclOpExecutor *executor,
     return CommonOpExecutorRun(workspace, size, executor, stream);
 }
 
-static int failures;
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 int main()
 {
@@ -120,6 +114,5 @@ int main()
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     CHECK(aclFinalize() == ACL_SUCCESS);
-    std::printf("%s\n", failures ? "FAILED" : "passed");
-    return failures ? 1 : 0;
+    return Finish();
 }

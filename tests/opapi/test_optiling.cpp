@@ -4,6 +4,8 @@
 // below are worked out by hand from the 910B profile (48 cores, 192 KiB UB, 16 MiB lib
 // workspace), not computed by the code under test.
 #include <cstdio>
+
+#include "opapi_check.h"
 #include <cstring>
 
 #include "log/log.h"
@@ -90,14 +92,6 @@ public:
 OP_ADD(ScaleDemo);
 } // namespace ops
 
-static int failures;
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            std::fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                    \
-        }                                                                  \
-    } while (0)
 
 static void set_input(mg_tiling_run &run, std::initializer_list<int64_t> dims, int dtype)
 {
@@ -157,6 +151,5 @@ int main()
     char buf[4] = {1, 2, 3, 4};
     CHECK(memset_s(buf, 2, 0, 4) != EOK && buf[0] == 1);
     CHECK(aclFinalize() == 0);
-    std::printf("%s\n", failures ? "FAILED" : "passed");
-    return failures ? 1 : 0;
+    return Finish();
 }
