@@ -79,5 +79,7 @@ endif()
 set_target_properties(opsnn_cust_opapi PROPERTIES OUTPUT_NAME cust_opapi
                       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/opsnn/lib INSTALL_RPATH "$ORIGIN/../../../../../lib64")
 install(TARGETS opsnn_cust_opapi LIBRARY DESTINATION ${MISHGRAD_CANN_OP_API}/lib COMPONENT opsnn EXCLUDE_FROM_ALL)
+# the operators' aclnn headers include "aclnn_util.h" (ACLNN_API), next to them as in CANN
+list(APPEND _opsnn_headers ${PROJECT_SOURCE_DIR}/include/aclnnop/aclnn_util.h)
 install(FILES ${_opsnn_headers} DESTINATION ${MISHGRAD_CANN_OP_API}/include/aclnnop COMPONENT opsnn EXCLUDE_FROM_ALL)
 install(FILES ${_opsnn_headers} DESTINATION ${MISHGRAD_CANN_OP_API}/include COMPONENT opsnn EXCLUDE_FROM_ALL)

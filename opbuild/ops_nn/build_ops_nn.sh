@@ -86,19 +86,23 @@ if ! cmake --build "$bdir" --target opsnn_cust_opapi ascendcl nnopbase cust_opap
   echo "package: libcust_opapi.so cannot be linked: $(first_error "$bdir/package.build.log")"
   exit 1
 fi
-# CANN's layout (the project's runtime and tensor base), then the operators over its own
-cmake --install "$bdir" --component cann >/dev/null && cmake --install "$bdir" --component opsnn >/dev/null
+# CANN's layout (the project's runtime and tensor base), then the named operators in place
+# of the project's own (the package's libcust_opapi holds exactly those)
+op_api="$prefix/opp/vendors/customize_nn/op_api"
+cmake --install "$bdir" --component cann >/dev/null || exit 1
+rm -rf "$op_api/lib" "$op_api/include"
+cmake --install "$bdir" --component opsnn >/dev/null || exit 1
 say "installed ${#good[@]} operator(s) into $prefix (source $prefix/set_env.sh)"
 
 [ "$OPS_NN_TEST" = 1 ] || exit $failed
 
 arch_inc="$prefix/$(uname -m)-linux/include"
-op_api="$prefix/opp/vendors/customize_nn/op_api"
+targets=$(cmake --build "$bdir" --target help 2>/dev/null)
 for entry in "${good[@]}"; do
   name=${entry%%=*}
   opdir=${entry#*=}
   passed=0 fails=0
-  if cmake --build "$bdir" --target help | grep -q "opsnn_ut_$name\$"; then
+  if grep -q "opsnn_ut_$name\$" <<<"$targets"; then
     log="$bdir/opsnn_ut_$name.build.log"
     if cmake --build "$bdir" --target "opsnn_ut_$name" -j "$jobs" >"$log" 2>&1; then
       out="$bdir/opsnn_ut_$name.log"
