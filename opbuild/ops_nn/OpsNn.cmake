@@ -59,6 +59,21 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     endif()
     set_target_properties(opsnn_ut_${_name} PROPERTIES CXX_STANDARD 17)
   endif()
+  # the kernel UTs (tests/ut/op_kernel: tikicpulib.h's ICPU_RUN_KF on the kernel source they
+  # include) run on the twin; ops-nn's data_utils.h comes from the checkout
+  file(GLOB _kuts ${_dir}/tests/ut/op_kernel/*.cpp)
+  if(_kuts AND TARGET ascendc_twin AND TARGET op_api_ut)
+    add_executable(opsnn_kut_${_name} ${_kuts})
+    target_include_directories(opsnn_kut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir}/op_kernel
+                               ${_dir}/tests/ut/op_kernel)
+    if(MISHGRAD_OPS_NN_COMMON)
+      get_filename_component(_checkout ${MISHGRAD_OPS_NN_COMMON}/../.. ABSOLUTE)
+      target_compile_options(opsnn_kut_${_name} PRIVATE -idirafter ${_checkout}/tests/ut/op_kernel)
+    endif()
+    target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin GTest::gtest GTest::gtest_main)
+    target_compile_options(opsnn_kut_${_name} PRIVATE -Wno-error -w)
+    set_target_properties(opsnn_kut_${_name} PROPERTIES CXX_STANDARD 17)
+  endif()
 endforeach()
 
 add_library(opsnn_cust_opapi SHARED ${_opsnn_objects} $<TARGET_OBJECTS:opbuild_launcher>)

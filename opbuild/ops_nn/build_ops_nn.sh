@@ -119,6 +119,21 @@ for entry in "${good[@]}"; do
   else
     echo "$name: no op_api UT (tests/ut/op_api/*.cpp, tests/ut/op_host/test_aclnn_*.cpp)"
   fi
+  # the kernel UTs, on the twin
+  if grep -q "opsnn_kut_$name\$" <<<"$targets"; then
+    log="$bdir/opsnn_kut_$name.build.log"
+    if cmake --build "$bdir" --target "opsnn_kut_$name" -j "$jobs" >"$log" 2>&1; then
+      out="$bdir/opsnn_kut_$name.log"
+      (cd "$bdir" && "./opsnn_kut_$name") >"$out" 2>&1
+      kp=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+      kf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+      [ -n "$kp$kf" ] || kf=1
+      passed=$((passed + ${kp:-0})) fails=$((fails + ${kf:-0}))
+    else
+      echo "  $name: the kernel UTs cannot be built: $(first_error "$log")"
+      fails=$((fails + 1))
+    fi
+  fi
   # the examples, compiled with CANN's flags against the package
   for ex in "$opdir"/examples/*.cpp; do
     [ -f "$ex" ] || continue
