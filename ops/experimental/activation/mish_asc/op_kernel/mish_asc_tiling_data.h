@@ -1,6 +1,7 @@
 /* mish_asc_tiling_data.h: what the MishAsc tiling hands its kernel (host/kernel contract;
    the kernel is the twin's, issue 23). Core i of blockDim handles elements
-   [i * blockLength, min(total, (i + 1) * blockLength)) in tiles of tileLength elements. The kernel the host launches
+   [i * blockLength, min(total, (i + 1) * blockLength)) in tiles of tileLength elements.
+   The kernel the host launches
    (l0op, ADD_TO_LAUNCHER_LIST_AICORE):
    template <typename D_T> __global__ __aicore__ void mish_asc(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
    GM_ADDR tiling), D_T one of float, half, bfloat16_t (keys 0, 1, 27). */
