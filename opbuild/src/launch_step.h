@@ -30,7 +30,9 @@ _Static_assert(sizeof(mg_launch_params) <= NNOP_MAX_STEP_PARAMS, "launch params 
 #endif
 
 /* The step: runs the kernel now on the stream's worker (asc_twin_run_sync) and returns
-   its status (the twin sets the message). */
+   its status (the twin sets the message). It runs inside the plan's task, as nnopbase's
+   copy steps do, so the twin may spread the blocks over the runtime's pool the same way
+   (mgrt_parallel_for), never by queueing on the stream the task is running on. */
 int32_t mg_launch_step(const void *params, void *const *buffers);
 /* The bytes of `p` a step must copy (the tiling's used part only). */
 uint32_t mg_launch_params_size(const mg_launch_params *p);
