@@ -18,6 +18,9 @@ cann_layout=0
 sanitize=""
 bench=ON
 clean=0
+ops_nn=""
+raw_ops=()
+experimental=0
 
 # The operators this project builds, one line each: ops-nn's directory name (the CTest
 # label op:<name> of the operator's own tests), then the other names people use.
@@ -62,9 +65,13 @@ $operator_help
   --asan                the same as --sanitize address,undefined
   --no-bench            leave out the benchmark programs
   --clean               delete the build folder first
+  --ops-nn=DIR          build the operator directories --ops names from the ops-nn checkout
+                        DIR (DIR/experimental/*/NAME with --experimental, else DIR/*/NAME)
+                        into an operator package in CANN's layout at --prefix; with -u run
+                        their UTs and examples (docs/ops_nn_directories.md)
   --opapi, --experimental
-                        accepted for ops-nn's command line; no effect here (there is only
-                        the operator API to build, and nothing is experimental)
+                        accepted for ops-nn's command line; without --ops-nn no effect
+                        (there is only the operator API to build, and nothing is experimental)
   -h, --help            this text
 EOF
 }
@@ -106,8 +113,10 @@ while [ $# -gt 0 ]; do
     -j*) jobs=${1#-j} ;;
     --jobs=*) jobs=${1#*=} ;;
     -O0|-O1|-O2|-O3|-Os) optimize=${1#-} ;;
-    --ops) need_value "$@"; add_ops "$2"; shift ;;
-    --ops=*) add_ops "${1#*=}" ;;
+    --ops) need_value "$@"; raw_ops+=("$2"); shift ;;
+    --ops=*) raw_ops+=("${1#*=}") ;;
+    --ops-nn) need_value "$@"; ops_nn=$2; shift ;;
+    --ops-nn=*) ops_nn=${1#*=} ;;
     --build-dir) need_value "$@"; build_dir=$2; shift ;;
     --build-dir=*) build_dir=${1#*=} ;;
     --type) need_value "$@"; build_type=$2; shift ;;
@@ -117,7 +126,8 @@ while [ $# -gt 0 ]; do
     --asan) sanitize=address,undefined ;;
     --no-bench) bench=OFF ;;
     --clean) clean=1 ;;
-    --opapi|--experimental) ;;
+    --opapi) ;;
+    --experimental) experimental=1 ;;
     -h|--help) usage; exit 0 ;;
     *) refuse "unknown option '$1'" ;;
   esac
@@ -125,6 +135,17 @@ while [ $# -gt 0 ]; do
 done
 
 case "$jobs" in ''|*[!0-9]*|0) refuse "-j needs a positive number of jobs, not '$jobs'" ;; esac
+# --ops-nn=DIR: the named operator directories of an ops-nn checkout, not this project's
+# operators (opbuild/ops_nn/build_ops_nn.sh; docs/ops_nn_directories.md).
+if [ -n "$ops_nn" ]; then
+  [ ${#raw_ops[@]} -gt 0 ] || refuse "--ops-nn needs --ops=NAME[,NAME...] (operator directories of $ops_nn)"
+  export OPS_NN_DIR=$ops_nn OPS_NN_OPS=$(IFS=,; echo "${raw_ops[*]}") OPS_NN_EXPERIMENTAL=$experimental \
+         OPS_NN_TEST=$run_tests OPS_NN_JOBS=$jobs OPS_NN_OPTIMIZE=$optimize OPS_NN_ROOT=$root \
+         OPS_NN_PREFIX=$prefix OPS_NN_BUILD_DIR=$([ "$build_dir" = "$root/build" ] && echo "$root/build-opsnn" || echo "$build_dir") OPS_NN_TYPE=$build_type \
+         OPS_NN_SANITIZE=$sanitize
+  exec bash "$root/opbuild/ops_nn/build_ops_nn.sh"
+fi
+for list in ${raw_ops[@]+"${raw_ops[@]}"}; do add_ops "$list"; done
 # A package is for other machines: its libraries may not need a sanitizer's runtime, which
 # its dependencies do not name (and which must be loaded first).
 if [ "$make_package" = 1 ] && [ -n "$sanitize" ]; then
@@ -145,6 +166,16 @@ if [ ${#need[@]} -gt 0 ]; then
   else
     echo "build.sh: missing ${need[*]}; install them and run again" >&2
     exit 1
+  fi
+fi
+
+# The op_api UT harness and its test need gtest (Debian's libgtest-dev) and a C++ compiler.
+if [ "$run_tests" = 1 ] && { [ ! -f /usr/include/gtest/gtest.h ] || ! command -v c++ >/dev/null 2>&1; }; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "build.sh: installing libgtest-dev g++ (the op_api UT harness)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgtest-dev g++ >/dev/null
+  else
+    echo "build.sh: gtest or g++ is missing; the op_api UT harness test is left out" >&2
   fi
 fi
 

@@ -19,6 +19,11 @@ exclude=${SANITIZER_CTEST_EXCLUDE:-accuracy}
 if [ -z "${CC:-}" ]; then
   if command -v clang >/dev/null 2>&1; then CC=clang; else CC=gcc; fi
 fi
+# the C++ faces (optiling/opdev/opbuild) with the same compiler family: one sanitizer runtime
+if [ -z "${CXX:-}" ]; then
+  case "$CC" in clang*) CXX=clang++ ;; *) CXX=g++ ;; esac
+fi
+export CXX
 if ! command -v "$CC" >/dev/null 2>&1 || ! command -v cmake >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     apt-get update -qq

@@ -280,3 +280,27 @@ aclnnStatus aclnnFinalize(void) {
     mgrt_log(MGRT_LOG_INFO, "OP", "aclnnFinalize: nothing to release (aclFinalize reclaims leftover handles)");
     return ACLNN_SUCCESS;
 }
+
+/* For opdev's l0 ops (Reshape, BroadcastTo to an aclIntArray shape). */
+aclnnStatus nnop_int_array_values(const aclIntArray *array, int64_t *values, uint64_t capacity, uint64_t *size) {
+    array_object *a = mgrt_handle_pin(array, MGRT_HANDLE_INT_ARRAY);
+    if (a == NULL)
+        return nnop_check_handle(array, MGRT_HANDLE_INT_ARRAY, "nnop_int_array_values", "array",
+                                 ACLNN_ERR_PARAM_NULLPTR);
+    *size = a->size;
+    uint64_t n = a->size < capacity ? a->size : capacity;
+    if (n > 0) memcpy(values, a->values, (size_t)n * sizeof(int64_t));
+    mgrt_handle_unpin(array);
+    return ACLNN_SUCCESS;
+}
+
+/* For opdev's aclScalar face: the scalar's dtype and value bytes (up to `capacity`). */
+aclnnStatus nnop_scalar_value(const aclScalar *scalar, aclDataType *dtype, void *value, size_t capacity) {
+    scalar_object *s = mgrt_handle_pin(scalar, MGRT_HANDLE_SCALAR);
+    if (s == NULL)
+        return nnop_check_handle(scalar, MGRT_HANDLE_SCALAR, "nnop_scalar_value", "scalar", ACLNN_ERR_PARAM_NULLPTR);
+    *dtype = s->dtype;
+    memcpy(value, s->value, s->size < capacity ? s->size : capacity);
+    mgrt_handle_unpin(scalar);
+    return ACLNN_SUCCESS;
+}

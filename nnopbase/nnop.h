@@ -128,8 +128,9 @@ typedef struct nnop_buffer {
     uint64_t byte_offset;
 } nnop_buffer;
 
-#define NNOP_MAX_STEP_BUFFERS 4
-#define NNOP_MAX_STEP_PARAMS 256
+/* A kernel launch step (opdev) names each GM argument: inputs, outputs and the workspace. */
+#define NNOP_MAX_STEP_BUFFERS 8
+#define NNOP_MAX_STEP_PARAMS 1024
 
 /* A step runs with its own copy of its parameters and its buffers resolved to addresses.
    It returns 0 or a status (setting the message with mgrt_fail). */
@@ -141,6 +142,15 @@ typedef int32_t (*nnop_step_fn)(const void *params, void *const *buffers);
 NNOP_API aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const *inputs,
                                              uint32_t input_count, aclTensor *const *outputs,
                                              uint32_t output_count, const char *const *names);
+/* opdev's executors start empty (CANN's CREATE_EXECUTOR comes before any tensor): binds
+   `tensor` to the next input or output slot and returns its index, or -1 with the message
+   set when the slots are full or the executor is not live. */
+NNOP_API int nnop_executor_bind(aclOpExecutor *executor, nnop_buffer_kind kind, const aclTensor *tensor,
+                                const char *name);
+/* Hands the executor a caller's state, freed by `attachment_free` when the executor goes
+   (destroyed, or released by its single-use phase 2); freed at once if it is not live. */
+NNOP_API void nnop_executor_attach(aclOpExecutor *executor, void *attachment, void (*attachment_free)(void *));
+NNOP_API void *nnop_executor_attachment(const aclOpExecutor *executor);
 /* Records the validated view of a slot, and its data (view->data, the address phase 1
    validated) as the slot's address, so phase 2 can re-check an address set with
    aclSetInputTensorAddr / aclSetOutputTensorAddr. `direct`: the kernel reads or writes the
@@ -167,6 +177,14 @@ NNOP_API void nnop_executor_abandon(aclOpExecutor *executor);
    executor is released here whether this succeeds or fails. */
 NNOP_API aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
                                           aclOpExecutor *executor, aclrtStream stream);
+
+/* The values of an aclIntArray: *size set to its length, the first `capacity` copied; 0, or
+   161001/161002 for a NULL or stale handle (message set). */
+NNOP_API aclnnStatus nnop_int_array_values(const aclIntArray *array, int64_t *values, uint64_t capacity,
+                                           uint64_t *size);
+
+/* An aclScalar's dtype and value (its first `capacity` bytes): 0, or 161001/161002. */
+NNOP_API aclnnStatus nnop_scalar_value(const aclScalar *scalar, aclDataType *dtype, void *value, size_t capacity);
 
 /* ---- Contiguous and ViewCopy ----------------------------------------------------------- */
 

@@ -20,8 +20,10 @@
 
 _Static_assert(NNOP_MAX_RANK <= MGRT_ACCESS_MAX_RANK, "a view's dims must fit a runtime access");
 
-#define MAX_SLOTS 4
-#define MAX_STEPS 8
+/* opdev's l0 ops (Contiguous per input, Cast, the kernel, ViewCopy) need more room than the
+   built-in operators: 8 slots a side, 16 steps. */
+#define MAX_SLOTS 8
+#define MAX_STEPS 16
 #define WORKSPACE_ALIGNMENT 64
 
 typedef struct plan_step {
@@ -61,10 +63,13 @@ typedef struct executor {
     uint64_t work_elements;     /* summed over the steps: the plan's cost */
     uint32_t step_count;
     plan_step steps[MAX_STEPS];
+    void *attachment;           /* opdev's per-executor state, freed with the executor */
+    void (*attachment_free)(void *);
 } executor;
 
 static void destroy_executor(void *object) {
     executor *e = object;
+    if (e->attachment_free != NULL) e->attachment_free(e->attachment);
     pthread_mutex_destroy(&e->lock);
     mgrt_free(e);
 }
@@ -118,6 +123,50 @@ aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const 
                   op_name);
     }
     return handle;
+}
+
+int nnop_executor_bind(aclOpExecutor *handle, nnop_buffer_kind kind, const aclTensor *tensor, const char *name) {
+    executor *e = pin(handle);
+    if (e == NULL) return -1;
+    int index = -1;
+    pthread_mutex_lock(&e->lock);
+    uint32_t *count = kind == NNOP_BUFFER_INPUT ? &e->input_count : &e->output_count;
+    if (kind != NNOP_BUFFER_WORKSPACE && *count < MAX_SLOTS) {
+        slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[*count] : &e->outputs[*count];
+        memset(s, 0, sizeof *s);
+        s->name = name;
+        s->tensor = tensor;
+        nnop_tensor *t = nnop_tensor_pin(tensor);
+        if (t != NULL) {
+            s->data = atomic_load_explicit(&t->data, memory_order_relaxed);
+            nnop_tensor_unpin(tensor);
+        }
+        index = (int)(*count)++;
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (index < 0) mgrt_fail(ACLNN_ERR_INNER, "%s: more than %d %s tensors for one executor", e->op_name, MAX_SLOTS,
+                             kind == NNOP_BUFFER_INPUT ? "input" : "output");
+    unpin(handle);
+    return index;
+}
+
+void nnop_executor_attach(aclOpExecutor *handle, void *attachment, void (*attachment_free)(void *)) {
+    executor *e = pin(handle);
+    if (e == NULL) {
+        if (attachment_free != NULL) attachment_free(attachment);
+        return;
+    }
+    e->attachment = attachment;
+    e->attachment_free = attachment_free;
+    unpin(handle);
+}
+
+void *nnop_executor_attachment(const aclOpExecutor *handle) {
+    executor *e = pin(handle);
+    if (e == NULL) return NULL;
+    void *attachment = e->attachment;
+    unpin(handle);
+    return attachment;
 }
 
 void nnop_executor_abandon(aclOpExecutor *handle) {

@@ -54,34 +54,49 @@ typedef struct soc_rule {
     const char *pattern;   /* exact name, or a prefix when it ends in '*' */
     const char *product;
     mgrt_soc_generation generation;
+    uint32_t aiv_core_num;
+    uint64_t ub_bytes;
+    uint64_t lib_workspace_bytes;
 } soc_rule;
+
+#define KIB(n) ((uint64_t)(n) * 1024u)
+#define MIB(n) ((uint64_t)(n) * 1024u * 1024u)
+/* Ascend910B's vector core facts (910B1/B2: 48 AIV, 192 KiB UB; 16 MiB library workspace on
+   DAV_2201), which the default `cpu` profile models too. */
+#define A2_CORE 48u, KIB(192), MIB(16)
+/* Older parts: one AI Core type whose vector unit the twin models; UB 256 KiB, 2 MiB workspace
+   (asc-devkit: the 16 MiB figure is for DAV_2201/3510 only). */
+#define A1_CORE 32u, KIB(256), MIB(2)
+#define P310_CORE 8u, KIB(256), MIB(2)
+#define B310_CORE 1u, KIB(256), MIB(2)
+#define A5_CORE 64u, KIB(248), MIB(16)
 
 /* The products CANN names. Which dtypes each operator takes on which is the operator's
    business (op_host/), not the runtime's. */
 static const soc_rule soc_rules[] = {
-    {"Ascend910", "Atlas training series", MGRT_SOC_ASCEND910},
-    {"Ascend910A", "Atlas training series", MGRT_SOC_ASCEND910},
-    {"Ascend910ProA", "Atlas training series", MGRT_SOC_ASCEND910},
-    {"Ascend910ProB", "Atlas training series", MGRT_SOC_ASCEND910},
-    {"Ascend910PremiumA", "Atlas training series", MGRT_SOC_ASCEND910},
-    {"Ascend310P*", "Atlas inference series", MGRT_SOC_ASCEND310P},
+    {"Ascend910", "Atlas training series", MGRT_SOC_ASCEND910, A1_CORE},
+    {"Ascend910A", "Atlas training series", MGRT_SOC_ASCEND910, A1_CORE},
+    {"Ascend910ProA", "Atlas training series", MGRT_SOC_ASCEND910, A1_CORE},
+    {"Ascend910ProB", "Atlas training series", MGRT_SOC_ASCEND910, A1_CORE},
+    {"Ascend910PremiumA", "Atlas training series", MGRT_SOC_ASCEND910, A1_CORE},
+    {"Ascend310P*", "Atlas inference series", MGRT_SOC_ASCEND310P, P310_CORE},
     /* the generation's own name, as the seed and the operator contract use it ("Ascend910B
        and later take BFLOAT16"); CANN's runtime also knows the bare name for an early 910
        part, but a program that names the generation means this one */
-    {"Ascend910B", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910B1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910B2", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910B2C", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910B3", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910B4", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910B4-1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B},
-    {"Ascend910_93*", "Atlas A3 training/inference series", MGRT_SOC_ASCEND910_93},
-    {"Ascend950*", "Ascend 950PR/Ascend 950DT", MGRT_SOC_ASCEND950},
-    {"Ascend310B*", "Atlas 200I/500 A2 inference product", MGRT_SOC_ASCEND310B},
+    {"Ascend910B", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910B1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910B2", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910B2C", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910B3", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910B4", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910B4-1", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, A2_CORE},
+    {"Ascend910_93*", "Atlas A3 training/inference series", MGRT_SOC_ASCEND910_93, A2_CORE},
+    {"Ascend950*", "Ascend 950PR/Ascend 950DT", MGRT_SOC_ASCEND950, A5_CORE},
+    {"Ascend310B*", "Atlas 200I/500 A2 inference product", MGRT_SOC_ASCEND310B, B310_CORE},
 };
 
 static char soc_name[64] = DEFAULT_SOC_NAME;
-static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", MGRT_SOC_CPU};
+static mgrt_soc_profile soc_profile = {soc_name, "CPU device (MishGradV2)", MGRT_SOC_CPU, A2_CORE};
 
 static int soc_matches(const char *pattern, const char *name) {
     size_t length = strlen(pattern);
@@ -97,6 +112,9 @@ static aclError select_soc_profile(void) {
         snprintf(soc_name, sizeof soc_name, "%s", DEFAULT_SOC_NAME);
         soc_profile.product = "CPU device (MishGradV2)";
         soc_profile.generation = MGRT_SOC_CPU;
+        soc_profile.aiv_core_num = 48u;
+        soc_profile.ub_bytes = KIB(192);
+        soc_profile.lib_workspace_bytes = MIB(16);
         return ACL_SUCCESS;
     }
     for (size_t i = 0; i < sizeof soc_rules / sizeof soc_rules[0]; i++) {
@@ -104,6 +122,9 @@ static aclError select_soc_profile(void) {
             snprintf(soc_name, sizeof soc_name, "%s", requested);
             soc_profile.product = soc_rules[i].product;
             soc_profile.generation = soc_rules[i].generation;
+            soc_profile.aiv_core_num = soc_rules[i].aiv_core_num;
+            soc_profile.ub_bytes = soc_rules[i].ub_bytes;
+            soc_profile.lib_workspace_bytes = soc_rules[i].lib_workspace_bytes;
             return ACL_SUCCESS;
         }
     }

@@ -63,6 +63,13 @@ typedef struct mgrt_soc_profile {
     const char *soc_name;            /* what aclrtGetSocName() returns */
     const char *product;             /* the product line, for messages */
     mgrt_soc_generation generation;
+    /* The vector core's facts the AscendC twin (ascendc/) and host tiling read, from CANN's
+       published platform facts for the product. The default `cpu` profile models Ascend910B
+       (the Atlas A2 part the seed targets): 48 AIV cores, 192 KiB UB, 16 MiB library
+       workspace (asc-devkit's GetLibApiWorkSpaceSize on DAV_2201). Unverified on an NPU. */
+    uint32_t aiv_core_num;           /* vector (AIV) cores: GetCoreNumAiv() */
+    uint64_t ub_bytes;               /* Unified Buffer bytes per vector core */
+    uint64_t lib_workspace_bytes;    /* GetLibApiWorkSpaceSize() */
 } mgrt_soc_profile;
 MGRT_API const mgrt_soc_profile *mgrt_soc(void);
 

@@ -1,0 +1,42 @@
+/*
+ * ascendc/core/twin_block.h: the state one running block sees (the C++ face reads it through
+ * these calls: GetBlockIdx, GetBlockNum, the reports). Internal to the twin.
+ */
+#ifndef ASC_TWIN_BLOCK_H_
+#define ASC_TWIN_BLOCK_H_
+
+#include <stdint.h>
+
+#include "asc_twin/launch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The running block's index and the launch's block count (0 and 1 outside a launch, as
+   CANN's twin answers a kernel function called directly). */
+ASC_TWIN_API int64_t asc_twin_block_idx(void);
+ASC_TWIN_API int64_t asc_twin_block_num(void);
+/* The running kernel's name ("" outside a launch), for reports. */
+ASC_TWIN_API const char *asc_twin_kernel_name(void);
+/* Reports a broken rule: the first report of a launch becomes its error (ACL_ERROR_RT_AICORE_
+   EXCEPTION and the message "<kernel> block <b>: <api>: <text>"), and the block is marked
+   aborted; the face checks asc_twin_block_aborted() and does nothing more. */
+ASC_TWIN_API void asc_twin_report(const char *api, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+ASC_TWIN_API int asc_twin_block_aborted(void);
+
+/* The running block's Unified Buffer: ub_bytes of the SoC profile (mgrt_soc()), zeroed at
+   block start, NULL outside a launch or after an allocation failure (reported). */
+ASC_TWIN_API uint8_t *asc_twin_ub_base(void);
+ASC_TWIN_API uint64_t asc_twin_ub_bytes(void);
+/* TPipe::InitBuffer's placement: `bytes` rounded up to 32 (UB tensors start 32-byte aligned)
+   at the pipe's next free offset. Returns the offset, or -1 after reporting
+   "InitBuffer: <total> bytes requested, UB holds <ub_bytes>" when the running total of
+   `*pipe_used` would exceed the UB. */
+ASC_TWIN_API int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ASC_TWIN_BLOCK_H_ */

@@ -1,0 +1,100 @@
+# opbuild/ops_nn/OpsNn.cmake: builds ops-nn operator directories (build.sh --ops-nn) into
+# an operator package: MISHGRAD_OPS_NN_OPS is a list of <name>=<directory>. Per operator:
+#   opsnn_op_<name>   its op_host and op_host/op_api sources (tiling, def, infershape,
+#                     aclnn entry, l0 op) as objects, and its op_kernel through the twin
+#                     (ascendc_twin_add_kernel) when the twin is in the tree
+#   opsnn_ut_<name>   its op_api UTs (tests/ut/op_api/*.cpp, tests/ut/op_host/test_aclnn_*.cpp)
+#                     on the project's harness (opbuild/ut) and gtest
+# and opsnn_cust_opapi, libcust_opapi.so of every operator, installed (component opsnn)
+# where CANN's layout keeps a vendor's operators. build.sh builds each operator's targets
+# alone, so that one which does not build leaves the others building.
+set(_opsnn_include_dirs
+  ${PROJECT_SOURCE_DIR}/optiling/include ${PROJECT_SOURCE_DIR}/opdev/include
+  ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/include/aclnnop ${PROJECT_SOURCE_DIR}/ascendc/include)
+set(_opsnn_objects)
+set(_opsnn_kernel_libs)
+set(_opsnn_headers)
+foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
+  string(REGEX REPLACE "=.*" "" _name "${_entry}")
+  string(REGEX REPLACE "^[^=]*=" "" _dir "${_entry}")
+  file(GLOB _host ${_dir}/op_host/*.cpp ${_dir}/op_host/op_api/*.cpp)
+  add_library(opsnn_obj_${_name} OBJECT ${_host})
+  # the operator's folders, and its category's and the checkout's (ops-nn includes
+  # "<op>/op_kernel/..." from the category folder)
+  get_filename_component(_category ${_dir} DIRECTORY)
+  target_include_directories(opsnn_obj_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host
+                             ${_dir}/op_host/op_api ${_dir}/op_kernel ${_category})
+  # what ops-nn ships in its own common/inc, for the headers this project does not provide
+  # (ours come first: -idirafter)
+  if(MISHGRAD_OPS_NN_COMMON)
+    target_compile_options(opsnn_obj_${_name} PRIVATE -idirafter ${MISHGRAD_OPS_NN_COMMON})
+  endif()
+  target_link_libraries(opsnn_obj_${_name} PRIVATE opdev)
+  # ops-nn's sources are not held to this project's warnings
+  target_compile_options(opsnn_obj_${_name} PRIVATE -Wno-error -w)
+  set_target_properties(opsnn_obj_${_name} PROPERTIES CXX_STANDARD 17 POSITION_INDEPENDENT_CODE ON)
+  list(APPEND _opsnn_objects $<TARGET_OBJECTS:opsnn_obj_${_name}>)
+  add_custom_target(opsnn_op_${_name} DEPENDS opsnn_obj_${_name})
+  if(COMMAND ascendc_twin_add_kernel AND EXISTS ${_dir}/op_kernel/${_name}.cpp)
+    set(_key_args)
+    if(EXISTS ${_dir}/op_kernel/${_name}_tiling_key.h)
+      set(_key_args TILING_KEY_HEADER ${_dir}/op_kernel/${_name}_tiling_key.h)
+    endif()
+    ascendc_twin_add_kernel(opsnn_kernel_${_name} SOURCES ${_dir}/op_kernel/${_name}.cpp KERNEL ${_name}
+                            ${_key_args})
+    add_dependencies(opsnn_op_${_name} opsnn_kernel_${_name})
+    list(APPEND _opsnn_kernel_libs opsnn_kernel_${_name})
+  endif()
+  file(GLOB _api_headers ${_dir}/op_host/op_api/aclnn_*.h)
+  list(APPEND _opsnn_headers ${_api_headers})
+  # the UTs
+  file(GLOB _uts ${_dir}/tests/ut/op_api/*.cpp ${_dir}/tests/ut/op_host/test_aclnn_*.cpp)
+  if(_uts AND TARGET op_api_ut)
+    add_executable(opsnn_ut_${_name} ${_uts})
+    target_include_directories(opsnn_ut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host/op_api)
+    target_link_libraries(opsnn_ut_${_name} PRIVATE opsnn_cust_opapi op_api_ut opdev)
+    target_compile_options(opsnn_ut_${_name} PRIVATE -Wno-error -w)
+    if(MISHGRAD_OPS_NN_COMMON)
+      target_compile_options(opsnn_ut_${_name} PRIVATE -idirafter ${MISHGRAD_OPS_NN_COMMON})
+    endif()
+    set_target_properties(opsnn_ut_${_name} PROPERTIES CXX_STANDARD 17)
+  endif()
+  # the kernel UTs (tests/ut/op_kernel: tikicpulib.h's ICPU_RUN_KF on the kernel source they
+  # include) run on the twin; ops-nn's data_utils.h comes from the checkout
+  file(GLOB _kuts ${_dir}/tests/ut/op_kernel/*.cpp)
+  if(_kuts AND TARGET ascendc_twin AND TARGET op_api_ut)
+    add_executable(opsnn_kut_${_name} ${_kuts})
+    target_include_directories(opsnn_kut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir}/op_kernel
+                               ${_dir}/tests/ut/op_kernel)
+    if(MISHGRAD_OPS_NN_COMMON)
+      get_filename_component(_checkout ${MISHGRAD_OPS_NN_COMMON}/../.. ABSOLUTE)
+      target_compile_options(opsnn_kut_${_name} PRIVATE -idirafter ${_checkout}/tests/ut/op_kernel)
+    endif()
+    target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin GTest::gtest GTest::gtest_main)
+    target_compile_options(opsnn_kut_${_name} PRIVATE -Wno-error -w)
+    set_target_properties(opsnn_kut_${_name} PROPERTIES CXX_STANDARD 17)
+  endif()
+endforeach()
+
+add_library(opsnn_cust_opapi SHARED ${_opsnn_objects} $<TARGET_OBJECTS:opbuild_launcher>)
+target_link_libraries(opsnn_cust_opapi PUBLIC opdev optiling nnopbase ascendcl)
+foreach(_k IN LISTS _opsnn_kernel_libs)
+  get_target_property(_type ${_k} TYPE)
+  if(_type STREQUAL "OBJECT_LIBRARY")
+    target_sources(opsnn_cust_opapi PRIVATE $<TARGET_OBJECTS:${_k}>)
+    target_link_libraries(opsnn_cust_opapi PRIVATE ${_k})
+  else()
+    # kernels register themselves in static constructors: keep every object
+    target_link_libraries(opsnn_cust_opapi PRIVATE "-Wl,--whole-archive" ${_k} "-Wl,--no-whole-archive")
+  endif()
+endforeach()
+if(TARGET ascendc_twin)
+  target_link_libraries(opsnn_cust_opapi PUBLIC ascendc_twin)
+endif()
+set_target_properties(opsnn_cust_opapi PROPERTIES OUTPUT_NAME cust_opapi
+                      LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/opsnn/lib INSTALL_RPATH "$ORIGIN/../../../../../lib64")
+install(TARGETS opsnn_cust_opapi LIBRARY DESTINATION ${MISHGRAD_CANN_OP_API}/lib COMPONENT opsnn EXCLUDE_FROM_ALL)
+# the operators' aclnn headers include "aclnn_util.h" (ACLNN_API), next to them as in CANN
+list(APPEND _opsnn_headers ${PROJECT_SOURCE_DIR}/include/aclnnop/aclnn_util.h)
+install(FILES ${_opsnn_headers} DESTINATION ${MISHGRAD_CANN_OP_API}/include/aclnnop COMPONENT opsnn EXCLUDE_FROM_ALL)
+install(FILES ${_opsnn_headers} DESTINATION ${MISHGRAD_CANN_OP_API}/include COMPONENT opsnn EXCLUDE_FROM_ALL)

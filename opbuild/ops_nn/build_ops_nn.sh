@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# build.sh --ops-nn=DIR --ops=NAME[,...] [--experimental] [-u] [-jN] [-O<n>] [--prefix P]
+# (build.sh passes the options in OPS_NN_* variables). Builds each named operator
+# directory of an ops-nn checkout into one operator package in CANN's layout at P, each
+# operator alone so that one that does not build (its first compiler error names the
+# missing API and file:line) leaves the others building; with -u builds and runs each
+# one's op_api UTs (the project's harness, TestPrecision runs the kernel) and examples,
+# printing "<name>: N passed, M failed". Exit status 1 if anything failed.
+set -uo pipefail
+
+root=$OPS_NN_ROOT
+dir=$OPS_NN_DIR
+bdir=$OPS_NN_BUILD_DIR
+prefix=$OPS_NN_PREFIX
+jobs=$OPS_NN_JOBS
+failed=0
+say() { echo "build.sh --ops-nn: $*"; }
+case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
+case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+[ -d "$dir" ] || { say "no ops-nn checkout at $dir"; exit 1; }
+
+# gtest (Debian's libgtest-dev) for the UTs
+if [ "$OPS_NN_TEST" = 1 ] && [ ! -f /usr/include/gtest/gtest.h ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    say "installing libgtest-dev"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgtest-dev g++ >/dev/null
+  else
+    say "gtest is missing (apt-get install libgtest-dev); the UTs cannot be built"
+  fi
+fi
+
+# the operator directories
+entries=()
+names=()
+IFS=',' read -r -a wanted <<<"$OPS_NN_OPS"
+for name in "${wanted[@]}"; do
+  if [ "$OPS_NN_EXPERIMENTAL" = 1 ]; then
+    found=$(ls -d "$dir"/experimental/*/"$name" 2>/dev/null | head -n 1)
+  else
+    found=$(ls -d "$dir"/*/"$name" 2>/dev/null | grep -v "/experimental/" | head -n 1)
+  fi
+  if [ -z "$found" ] || [ ! -d "$found/op_host" ]; then
+    echo "$name: no operator directory $name with op_host/ under $dir$([ "$OPS_NN_EXPERIMENTAL" = 1 ] && echo /experimental)/*/"
+    failed=1
+    continue
+  fi
+  entries+=("$name=$found")
+  names+=("$name")
+done
+
+# ops-nn's own common headers (common/inc of the checkout), behind the project's
+common_inc=""
+[ -d "$dir/common/inc" ] && common_inc="$dir/common/inc"
+
+configure() { # $1: the entries to build, ;-separated
+  cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE="$OPS_NN_TYPE" -DCMAKE_INSTALL_PREFIX="$prefix" \
+        -DMISHGRAD_BUILD_TESTS=OFF -DMISHGRAD_BUILD_BENCH=OFF -DMISHGRAD_BUILD_TOOLS=OFF \
+        -DMISHGRAD_OPTIMIZE="$OPS_NN_OPTIMIZE" -DMISHGRAD_SANITIZE="${OPS_NN_SANITIZE//,/;}" \
+        -DMISHGRAD_OPS_NN_OPS="$1" -DMISHGRAD_OPS_NN_COMMON="$common_inc" >"$bdir/configure.log" 2>&1
+}
+mkdir -p "$bdir"
+list=$(IFS=';'; echo "${entries[*]}")
+configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir/configure.log"; exit 1; }
+
+# the first compiler error of a log: file:line and what is missing
+first_error() {
+  grep -m1 -E "error:|undefined reference" "$1" | sed -E 's/^([^:]+:[0-9]+):[0-9]+: (fatal )?error: /\1: /'
+}
+
+good=()
+for entry in ${entries[@]+"${entries[@]}"}; do
+  name=${entry%%=*}
+  log="$bdir/opsnn_$name.build.log"
+  if cmake --build "$bdir" --target "opsnn_op_$name" -j "$jobs" >"$log" 2>&1; then
+    good+=("$entry")
+  else
+    echo "$name: cannot be built: $(first_error "$log") (log: $log)"
+    failed=1
+  fi
+done
+[ ${#good[@]} -gt 0 ] || { say "nothing could be built"; exit 1; }
+
+list=$(IFS=';'; echo "${good[*]}")
+configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir/configure.log"; exit 1; }
+if ! cmake --build "$bdir" --target opsnn_cust_opapi ascendcl nnopbase cust_opapi -j "$jobs" >"$bdir/package.build.log" 2>&1; then
+  echo "package: libcust_opapi.so cannot be linked: $(first_error "$bdir/package.build.log")"
+  exit 1
+fi
+# CANN's layout (the project's runtime and tensor base), then the named operators in place
+# of the project's own (the package's libcust_opapi holds exactly those)
+op_api="$prefix/opp/vendors/customize_nn/op_api"
+cmake --install "$bdir" --component cann >/dev/null || exit 1
+rm -rf "$op_api/lib" "$op_api/include"
+cmake --install "$bdir" --component opsnn >/dev/null || exit 1
+say "installed ${#good[@]} operator(s) into $prefix (source $prefix/set_env.sh)"
+
+[ "$OPS_NN_TEST" = 1 ] || exit $failed
+
+arch_inc="$prefix/$(uname -m)-linux/include"
+targets=$(cmake --build "$bdir" --target help 2>/dev/null)
+for entry in "${good[@]}"; do
+  name=${entry%%=*}
+  opdir=${entry#*=}
+  passed=0 fails=0
+  if grep -q "opsnn_ut_$name\$" <<<"$targets"; then
+    log="$bdir/opsnn_ut_$name.build.log"
+    if cmake --build "$bdir" --target "opsnn_ut_$name" -j "$jobs" >"$log" 2>&1; then
+      out="$bdir/opsnn_ut_$name.log"
+      "$bdir/opsnn_ut_$name" >"$out" 2>&1
+      passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+      fails=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+      passed=${passed:-0} fails=${fails:-0}
+      [ "$fails" = 0 ] && grep -q "^\[  PASSED  \]" "$out" || { [ "$fails" = 0 ] && fails=1; }
+      [ "$fails" = 0 ] || grep -E "^\[  FAILED  \] [a-z_0-9]+\." "$out" | sed "s/^/  $name: /" | sort -u
+    else
+      echo "$name: the UTs cannot be built: $(first_error "$log")"
+      fails=1
+    fi
+  else
+    echo "$name: no op_api UT (tests/ut/op_api/*.cpp, tests/ut/op_host/test_aclnn_*.cpp)"
+  fi
+  # the kernel UTs, on the twin
+  if grep -q "opsnn_kut_$name\$" <<<"$targets"; then
+    log="$bdir/opsnn_kut_$name.build.log"
+    if cmake --build "$bdir" --target "opsnn_kut_$name" -j "$jobs" >"$log" 2>&1; then
+      out="$bdir/opsnn_kut_$name.log"
+      (cd "$bdir" && "./opsnn_kut_$name") >"$out" 2>&1
+      kp=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+      kf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n 1)
+      [ -n "$kp$kf" ] || kf=1
+      passed=$((passed + ${kp:-0})) fails=$((fails + ${kf:-0}))
+    else
+      echo "  $name: the kernel UTs cannot be built: $(first_error "$log")"
+      fails=$((fails + 1))
+    fi
+  fi
+  # the examples, compiled with CANN's flags against the package
+  for ex in "$opdir"/examples/*.cpp; do
+    [ -f "$ex" ] || continue
+    exe="$bdir/example_$(basename "${ex%.cpp}")"
+    exlog="$exe.log"
+    if ( source "$prefix/set_env.sh" && g++ -std=c++17 -O2 "$ex" -I"$arch_inc" -I"$op_api/include" \
+          -L"$prefix/lib64" -L"$op_api/lib" -Wl,-rpath,"$prefix/lib64:$op_api/lib" \
+          -lcust_opapi -lnnopbase -lascendcl -o "$exe" && "$exe" ) >"$exlog" 2>&1; then
+      passed=$((passed + 1))
+      echo "  $name: example $(basename "$ex"): $(tail -n 1 "$exlog")"
+    else
+      fails=$((fails + 1))
+      echo "  $name: example $(basename "$ex") failed: $(tail -n 3 "$exlog" | tr '\n' ' ')"
+    fi
+  done
+  echo "$name: $passed passed, $fails failed"
+  [ "$fails" = 0 ] || failed=1
+done
+exit $failed

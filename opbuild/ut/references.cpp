@@ -1,0 +1,107 @@
+// opbuild/ut/references.cpp: float64 formulas of elementwise activations (and their
+// gradients) for TestPrecision. Each is the operator's mathematical definition evaluated
+// in double; attributes fall back to the operator's documented default when absent.
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "op_api_ut_common/references.h"
+
+namespace op_api_ut {
+namespace {
+double Attr(const double *a, size_t n, size_t i, double fallback) { return i < n ? a[i] : fallback; }
+double Softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double Mish(const double *in, const double *, size_t) { return in[0] * std::tanh(Softplus(in[0])); }
+// d/dx mish = tanh(sp(x)) + x * sech^2(sp(x)) * sigmoid(x), times the incoming gradient
+double MishGrad(const double *in, const double *, size_t)
+{
+    const double x = in[1], t = std::tanh(Softplus(x));
+    return in[0] * (t + x * (1.0 - t * t) * Sigmoid(x));
+}
+double Relu(const double *in, const double *, size_t) { return in[0] > 0 ? in[0] : 0.0; }
+double Relu6(const double *in, const double *, size_t) { return std::fmin(std::fmax(in[0], 0.0), 6.0); }
+double SigmoidRef(const double *in, const double *, size_t) { return Sigmoid(in[0]); }
+double Softsign(const double *in, const double *, size_t) { return in[0] / (1.0 + std::fabs(in[0])); }
+double LogSigmoid(const double *in, const double *, size_t) { return -Softplus(-in[0]); }
+// softplus with beta and threshold (defaults 1 and 20): x where beta*x > threshold
+double SoftplusRef(const double *in, const double *a, size_t n)
+{
+    const double beta = Attr(a, n, 0, 1.0), threshold = Attr(a, n, 1, 20.0);
+    return beta * in[0] > threshold ? in[0] : Softplus(beta * in[0]) / beta;
+}
+double Selu(const double *in, const double *, size_t)
+{
+    const double alpha = 1.6732632423543772848170429916717, scale = 1.0507009873554804934193349852946;
+    return scale * (in[0] > 0 ? in[0] : alpha * std::expm1(in[0]));
+}
+double Celu(const double *in, const double *a, size_t n)
+{
+    const double alpha = Attr(a, n, 0, 1.0);
+    return std::fmax(0.0, in[0]) + std::fmin(0.0, alpha * std::expm1(in[0] / alpha));
+}
+// elu(x; alpha, scale, input_scale) = scale * (x > 0 ? x : alpha * (exp(input_scale*x) - 1))
+double Elu(const double *in, const double *a, size_t n)
+{
+    const double alpha = Attr(a, n, 0, 1.0), scale = Attr(a, n, 1, 1.0), input_scale = Attr(a, n, 2, 1.0);
+    return scale * (in[0] > 0 ? in[0] : alpha * std::expm1(input_scale * in[0]));
+}
+double HardSigmoid(const double *in, const double *, size_t) { return std::fmin(std::fmax(in[0] / 6.0 + 0.5, 0.0), 1.0); }
+double HardSwish(const double *in, const double *, size_t) { return in[0] * std::fmin(std::fmax(in[0] + 3.0, 0.0), 6.0) / 6.0; }
+double Silu(const double *in, const double *, size_t) { return in[0] * Sigmoid(in[0]); }
+double HardShrink(const double *in, const double *a, size_t n)
+{
+    const double lambda = Attr(a, n, 0, 0.5);
+    return std::fabs(in[0]) > lambda ? in[0] : 0.0;
+}
+double LeakyRelu(const double *in, const double *a, size_t n)
+{
+    const double slope = Attr(a, n, 0, 0.01);
+    return in[0] > 0 ? in[0] : slope * in[0];
+}
+double GeluTanh(const double *in, const double *, size_t)
+{
+    const double x = in[0];
+    return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+
+const Reference table[] = {
+    {"aclnnMish", Mish},
+    {"aclnnMishAsc", Mish},
+    {"aclnnMishBackward", MishGrad},
+    {"aclnnMishAscBackward", MishGrad},
+    {"aclnnRelu", Relu},
+    {"aclnnRelu6", Relu6},
+    {"aclnnSigmoid", SigmoidRef},
+    {"aclnnSoftsign", Softsign},
+    {"aclnnLogSigmoid", LogSigmoid},
+    {"aclnnSoftplus", SoftplusRef},
+    {"aclnnSelu", Selu},
+    {"aclnnCelu", Celu},
+    {"aclnnElu", Elu},
+    {"aclnnHardsigmoid", HardSigmoid},
+    {"aclnnHardswish", HardSwish},
+    {"aclnnSilu", Silu},
+    {"aclnnHardshrink", HardShrink},
+    {"aclnnLeakyRelu", LeakyRelu},
+    {"aclnnGelu", GeluTanh},
+};
+} // namespace
+
+std::vector<const Reference *> &Added()
+{
+    static std::vector<const Reference *> added;
+    return added;
+}
+
+void AddReference(const Reference *reference) { Added().push_back(reference); }
+
+const Reference *FindReference(const char *api)
+{
+    for (auto it = Added().rbegin(); it != Added().rend(); ++it)
+        if (std::strcmp((*it)->api, api) == 0) return *it;
+    for (const Reference &r : table)
+        if (std::strcmp(r.api, api) == 0) return &r;
+    return nullptr;
+}
+} // namespace op_api_ut

@@ -1,0 +1,2 @@
+/* aclnn_kernels/broadcast_to.h: the same as level0/broadcast_to.h. */
+#include "level0/broadcast_to.h"

@@ -1,0 +1,95 @@
+/* aclnn_kernels/common/op_error_check.h: the OP_CHECK_* family op_api files check their
+   parameters with. Each failing check sets the thread's recent error (status and message
+   naming the argument as written) and runs the caller's `retExpr`. The rules are in
+   opdev/src/checks.cpp; a NULL or stale tensor handle is judged by libnnopbase's one rule
+   (nnop_tensor_check). */
+#ifndef MG_ACLNN_KERNELS_OP_ERROR_CHECK_H_
+#define MG_ACLNN_KERNELS_OP_ERROR_CHECK_H_
+
+#include <initializer_list>
+
+#include "aclnn/aclnn_base.h"
+#include "opdev/common_types.h"
+#include "opdev/data_type_utils.h"
+#include "opdev/op_dfx.h"
+#include "opdev/op_log.h"
+
+namespace op {
+namespace mg {
+bool CheckNull(const aclTensor *t, const char *name);
+bool CheckNull(const void *p, const char *name);
+bool CheckDtypeSupported(const aclTensor *t, const char *name, std::initializer_list<DataType> list);
+bool CheckDtypeMatch(const aclTensor *t, const char *name, DataType expected);
+bool CheckDtypeSame(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
+bool CheckMaxDim(const aclTensor *t, const char *name, size_t max);
+bool CheckMinDim(const aclTensor *t, const char *name, size_t min);
+bool CheckShapeEqual(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
+bool CheckBroadcast(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
+bool CheckCommInput(const void *workspaceSize, const void *executor);
+} // namespace mg
+} // namespace op
+
+#define OP_CHECK_NULL(param, retExpr)                  \
+    do {                                               \
+        if (!op::mg::CheckNull((param), #param)) {     \
+            retExpr;                                   \
+        }                                              \
+    } while (0)
+#define OP_CHECK_DTYPE_NOT_SUPPORT(tensor, supportList, retExpr)             \
+    do {                                                                     \
+        if (!op::mg::CheckDtypeSupported((tensor), #tensor, (supportList))) { \
+            retExpr;                                                         \
+        }                                                                    \
+    } while (0)
+#define OP_CHECK_DTYPE_NOT_MATCH(tensor, expected, retExpr)              \
+    do {                                                                 \
+        if (!op::mg::CheckDtypeMatch((tensor), #tensor, (expected))) {   \
+            retExpr;                                                     \
+        }                                                                \
+    } while (0)
+#define OP_CHECK_DTYPE_NOT_SAME(a, b, retExpr)                    \
+    do {                                                          \
+        if (!op::mg::CheckDtypeSame((a), #a, (b), #b)) {          \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_MAX_DIM(tensor, maxDim, retExpr)                 \
+    do {                                                          \
+        if (!op::mg::CheckMaxDim((tensor), #tensor, (maxDim))) {  \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_MIN_DIM(tensor, minDim, retExpr)                 \
+    do {                                                          \
+        if (!op::mg::CheckMinDim((tensor), #tensor, (minDim))) {  \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_SHAPE_NOT_EQUAL(a, b, retExpr)                   \
+    do {                                                          \
+        if (!op::mg::CheckShapeEqual((a), #a, (b), #b)) {         \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_BROADCAST(a, b, retExpr)                         \
+    do {                                                          \
+        if (!op::mg::CheckBroadcast((a), #a, (b), #b)) {          \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_RESULT_DTYPE_CAST_FAILED(from, to, retExpr)                                            \
+    do {                                                                                                \
+        if (!op::CanCast((from), (to))) {                                                               \
+            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "%s: the result dtype %s cannot be cast to %s",            \
+                    op::mg::CurrentApi(), op::ToString(from).GetString(), op::ToString(to).GetString()); \
+            retExpr;                                                                                    \
+        }                                                                                               \
+    } while (0)
+#define OP_CHECK_COMM_INPUT(workspaceSize, executor)                         \
+    do {                                                                     \
+        if (!op::mg::CheckCommInput((workspaceSize), (executor))) {          \
+            return ACLNN_ERR_PARAM_NULLPTR;                                  \
+        }                                                                    \
+    } while (0)
+
+#endif

@@ -1,0 +1,74 @@
+/* opdev/common_types.h: op::DataType/Format/Shape and the C++ faces of aclTensor and
+   aclOpExecutor (hicann/opbase names). An aclTensor * / aclOpExecutor * is a registry token
+   of libnnopbase, never an object address: the classes below have no data members (an
+   empty class: any token is suitably aligned and nothing is read through `this`); every
+   member asks libnnopbase about the token (opdev/src/tensor.cpp, executor.cpp). */
+#ifndef MG_OPDEV_COMMON_TYPES_H_
+#define MG_OPDEV_COMMON_TYPES_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "exe_graph/runtime/shape.h"
+#include "graph/types.h"
+
+namespace op {
+using DataType = ge::DataType;
+using Format = ge::Format;
+using Shape = gert::Shape;
+template <typename T, size_t N = 8> using FVector = std::vector<T>;
+using Strides = FVector<int64_t, 25>;
+using ShapeVector = FVector<int64_t, 25>;
+} // namespace op
+
+struct aclTensor {
+    aclTensor() = delete;
+    op::DataType GetDataType() const;
+    op::Format GetStorageFormat() const;
+    op::Format GetViewFormat() const { return GetStorageFormat(); }
+    op::Format GetOriginalFormat() const { return GetStorageFormat(); }
+    op::Shape GetViewShape() const;
+    op::Shape GetStorageShape() const;
+    op::Shape GetOriginalShape() const { return GetViewShape(); }
+    op::Strides GetViewStrides() const;
+    int64_t GetViewOffset() const;
+    int64_t GetStorageOffset() const { return GetViewOffset(); }
+    int64_t Size() const;   /* elements of the view */
+    int64_t Numel() const { return Size(); }
+    bool IsEmpty() const { return Size() == 0; }
+    size_t GetDimNum() const { return GetViewShape().GetDimNum(); }
+    void *GetData() const;
+};
+
+/* An aclScalar token; its value converted from its dtype (opdev/src/tensor.cpp). */
+struct aclScalar {
+    aclScalar() = delete;
+    op::DataType GetDataType() const;
+    double ToDouble() const;
+    float ToFloat() const { return static_cast<float>(ToDouble()); }
+    int64_t ToInt64() const { return static_cast<int64_t>(ToDouble()); }
+    int32_t ToInt32() const { return static_cast<int32_t>(ToDouble()); }
+    bool ToBool() const { return ToDouble() != 0.0; }
+    template <typename T> T ToValue() const { return static_cast<T>(ToDouble()); }
+};
+
+struct aclOpExecutor {
+    aclOpExecutor() = delete;
+    /* A tensor the plan keeps in the workspace (dense, row-major). */
+    aclTensor *AllocTensor(const op::Shape &shape, op::DataType dtype, op::Format format = ge::FORMAT_ND);
+    aclTensor *AllocTensor(const op::Shape &storage, const op::Shape &origin, op::DataType dtype,
+                           op::Format storageFormat, op::Format originFormat);
+    aclTensor *AllocTensor(op::DataType dtype, op::Format storageFormat, op::Format originFormat);
+    aclIntArray *AllocIntArray(const int64_t *value, uint64_t size);
+    uint64_t GetWorkspaceSize();
+};
+
+namespace op {
+/* Row-major for its view dims (size-1 dims ignored), whatever the offset. */
+bool IsContiguous(const aclTensor *tensor);
+} // namespace op
+
+#endif

@@ -1,0 +1,198 @@
+// opdev/src/executor.cpp: UniqueExecutor and the plan's bookkeeping over libnnopbase's
+// executor: which tensor lives where (a caller's slot or a workspace region), the
+// intermediates opdev created (destroyed with the executor), the DFX names, phase 2.
+#include <cstring>
+#include <deque>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mgrt.h"
+#include "opdev_internal.h"
+
+namespace op {
+namespace mg {
+namespace {
+struct ExecState {
+    std::vector<std::pair<std::pair<const aclTensor *, bool>, Place>> places;
+    std::vector<aclTensor *> owned;
+    std::deque<std::string> names; // slot names must outlive the executor's use of them
+};
+
+void FreeState(void *p)
+{
+    auto *state = static_cast<ExecState *>(p);
+    for (aclTensor *t : state->owned) aclDestroyTensor(t);
+    delete state;
+}
+
+ExecState *StateOf(aclOpExecutor *executor)
+{
+    return static_cast<ExecState *>(nnop_executor_attachment(executor));
+}
+
+thread_local const char *current_api = "aclnn";
+thread_local std::vector<std::pair<const aclTensor *, std::string>> dfx_names;
+AiCoreLauncher launcher = nullptr;
+
+void FillDenseView(nnop_view *v, const Shape &shape, DataType dtype)
+{
+    std::memset(v, 0, sizeof *v);
+    v->rank = static_cast<int>(shape.GetDimNum());
+    v->dtype = static_cast<aclDataType>(dtype);
+    v->elem_size = mg_dtype_size(dtype);
+    v->numel = shape.GetShapeSize();
+    int64_t stride = 1;
+    for (int i = v->rank; i-- > 0;) {
+        v->dims[i] = shape.GetDim(static_cast<size_t>(i));
+        v->strides[i] = stride;
+        stride *= v->dims[i];
+    }
+    v->min_elem = 0;
+    v->max_elem = v->numel > 0 ? v->numel - 1 : 0;
+    v->storage_elems = v->numel;
+    v->contiguous = 1;
+}
+} // namespace
+
+void DfxBegin(const char *api)
+{
+    current_api = api;
+    dfx_names.clear();
+}
+const char *CurrentApi() { return current_api; }
+void DfxName(const aclTensor *t, const char *name, size_t length)
+{
+    if (t != nullptr) dfx_names.emplace_back(t, std::string(name, length));
+}
+const char *NameOf(const aclTensor *t)
+{
+    for (auto &n : dfx_names)
+        if (n.first == t) return n.second.c_str();
+    return "tensor";
+}
+
+void SetAiCoreLauncher(AiCoreLauncher l) { launcher = l; }
+
+aclnnStatus LaunchAiCore(const char *op_type, aclOpExecutor *executor, const InputArgs &in, const OutputArgs &out,
+                         const AttrArgs &attrs)
+{
+    if (launcher == nullptr)
+        return mgrt_fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                         "%s: no AI-core launcher is linked for %s (opbuild's library is missing)", CurrentApi(),
+                         op_type);
+    return launcher(op_type, executor, in, out, attrs);
+}
+
+bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place, aclnnStatus *status)
+{
+    ExecState *state = StateOf(executor);
+    *status = ACLNN_SUCCESS;
+    if (state == nullptr) {
+        *status = mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: the executor is not live", CurrentApi());
+        return false;
+    }
+    for (auto &p : state->places)
+        if (p.first.first == t && (p.first.second == written || p.second.buffer.kind == NNOP_BUFFER_WORKSPACE)) {
+            *place = p.second;
+            return true;
+        }
+    state->names.emplace_back(NameOf(t));
+    const char *name = state->names.back().c_str();
+    nnop_view view;
+    *status = nnop_view_from_tensor(t, CurrentApi(), name, &view);
+    if (*status != ACLNN_SUCCESS) return false;
+    nnop_buffer_kind kind = written ? NNOP_BUFFER_OUTPUT : NNOP_BUFFER_INPUT;
+    int index = nnop_executor_bind(executor, kind, t, name);
+    if (index < 0) {
+        *status = ACLNN_ERR_INNER;
+        return false;
+    }
+    nnop_executor_set_view(executor, kind, static_cast<uint32_t>(index), &view, view.contiguous);
+    Place p;
+    p.buffer = nnop_buffer{kind, static_cast<uint32_t>(index), 0};
+    p.view = view;
+    p.dense = view.contiguous != 0;
+    state->places.push_back({{t, written}, p});
+    *place = p;
+    return true;
+}
+
+aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype, Format format, const Place *alias)
+{
+    ExecState *state = StateOf(executor);
+    if (state == nullptr) {
+        mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: the executor is not live", CurrentApi());
+        return nullptr;
+    }
+    if (shape.GetDimNum() > NNOP_MAX_RANK || shape.GetShapeSize() < 0 || mg_dtype_size(dtype) <= 0) {
+        mgrt_fail(ACLNN_ERR_INNER, "%s: cannot plan a %s tensor of shape %s (rank over %d, or no element size)",
+                  CurrentApi(), mg_dtype_name(dtype), ToString(shape).GetString(), NNOP_MAX_RANK);
+        return nullptr;
+    }
+    size_t n = shape.GetDimNum();
+    std::vector<int64_t> dims(n ? n : 1), strides(n ? n : 1);
+    int64_t stride = 1;
+    for (size_t i = n; i-- > 0;) {
+        dims[i] = shape.GetDim(i);
+        strides[i] = stride;
+        stride *= dims[i];
+    }
+    aclTensor *t = aclCreateTensor(dims.data(), n, static_cast<aclDataType>(dtype), strides.data(), 0,
+                                   static_cast<aclFormat>(format), dims.data(), n, nullptr);
+    if (t == nullptr) return nullptr;
+    state->owned.push_back(t);
+    Place p;
+    FillDenseView(&p.view, shape, dtype);
+    p.dense = true;
+    if (alias != nullptr) {
+        p.buffer = alias->DenseData();
+    } else {
+        p.buffer = nnop_executor_reserve_workspace(executor,
+                                                   static_cast<uint64_t>(p.view.numel * p.view.elem_size));
+    }
+    state->places.push_back({{t, false}, p});
+    return t;
+}
+} // namespace mg
+} // namespace op
+
+UniqueExecutor::UniqueExecutor(const char *func)
+{
+    (void)func; // the API name DFX recorded names the executor, not the inner function
+    executor_ = nnop_executor_create(op::mg::CurrentApi(), nullptr, 0, nullptr, 0, nullptr);
+    if (executor_ != nullptr) nnop_executor_attach(executor_, new op::mg::ExecState(), op::mg::FreeState);
+}
+
+UniqueExecutor::~UniqueExecutor()
+{
+    if (executor_ != nullptr) nnop_executor_abandon(executor_);
+}
+
+aclTensor *aclOpExecutor::AllocTensor(const op::Shape &shape, op::DataType dtype, op::Format format)
+{
+    return op::mg::NewTensor(this, shape, dtype, format, nullptr);
+}
+
+aclTensor *aclOpExecutor::AllocTensor(const op::Shape &storage, const op::Shape &, op::DataType dtype,
+                                      op::Format storageFormat, op::Format)
+{
+    return op::mg::NewTensor(this, storage, dtype, storageFormat, nullptr);
+}
+
+aclTensor *aclOpExecutor::AllocTensor(op::DataType dtype, op::Format storageFormat, op::Format)
+{
+    return op::mg::NewTensor(this, op::Shape{}, dtype, storageFormat, nullptr);
+}
+
+aclIntArray *aclOpExecutor::AllocIntArray(const int64_t *value, uint64_t size)
+{
+    return aclCreateIntArray(value, size);
+}
+
+uint64_t aclOpExecutor::GetWorkspaceSize() { return nnop_executor_workspace_size(this); }
+
+aclnnStatus CommonOpExecutorRun(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return nnop_executor_launch(op::mg::CurrentApi(), workspace, workspaceSize, executor, stream);
+}

@@ -1,0 +1,106 @@
+/* opdev/src/l0_kernels.c: CPU kernels of the helper l0 ops Cast and BroadcastTo. Cast goes
+   through double: exact for every source but (u)int64 beyond 2^53; float16 is reached via
+   float (the runtime's aclFloatToFloat16), bfloat16 rounds float to nearest even; integer
+   targets saturate (NaN gives 0) instead of C's undefined out-of-range conversion. */
+#include <math.h>
+#include <string.h>
+
+#include "acl/acl_base.h"
+#include "l0_kernels.h"
+
+enum { F32 = 0, F16 = 1, I8 = 2, I32 = 3, U8 = 4, I16 = 6, U16 = 7, U32 = 8, I64 = 9, U64 = 10, F64 = 11, BOOL = 12,
+       BF16 = 27 };
+
+int mg_cast_supported(int t) {
+    switch (t) {
+    case F32: case F16: case I8: case I32: case U8: case I16: case U16: case U32: case I64: case U64: case F64:
+    case BOOL: case BF16: return 1;
+    default: return 0;
+    }
+}
+
+static double load(int t, const unsigned char *p) {
+    switch (t) {
+    case F32: { float v; memcpy(&v, p, 4); return v; }
+    case F16: { aclFloat16 v; memcpy(&v, p, 2); return aclFloat16ToFloat(v); }
+    case BF16: { uint16_t h; memcpy(&h, p, 2); uint32_t w = (uint32_t)h << 16; float v; memcpy(&v, &w, 4); return v; }
+    case F64: { double v; memcpy(&v, p, 8); return v; }
+    case I8: return (int8_t)p[0];
+    case U8: return p[0];
+    case BOOL: return p[0] != 0;
+    case I16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case U16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case I32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case I64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return (double)v; }
+    }
+}
+
+static double clamp(double v, double lo, double hi) {
+    if (isnan(v)) return 0.0;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static uint16_t to_bf16(float f) {
+    uint32_t w;
+    memcpy(&w, &f, 4);
+    if (isnan(f)) return (uint16_t)((w >> 16) | 0x40);
+    w += 0x7FFFu + ((w >> 16) & 1u);
+    return (uint16_t)(w >> 16);
+}
+
+static void store(int t, unsigned char *p, double v) {
+    switch (t) {
+    case F32: { float f = (float)v; memcpy(p, &f, 4); break; }
+    case F16: { aclFloat16 h = aclFloatToFloat16((float)v); memcpy(p, &h, 2); break; }
+    case BF16: { uint16_t h = to_bf16((float)v); memcpy(p, &h, 2); break; }
+    case F64: memcpy(p, &v, 8); break;
+    case BOOL: p[0] = v != 0.0; break;
+    case I8: p[0] = (unsigned char)(int8_t)clamp(trunc(v), -128, 127); break;
+    case U8: p[0] = (unsigned char)clamp(trunc(v), 0, 255); break;
+    case I16: { int16_t x = (int16_t)clamp(trunc(v), -32768, 32767); memcpy(p, &x, 2); break; }
+    case U16: { uint16_t x = (uint16_t)clamp(trunc(v), 0, 65535); memcpy(p, &x, 2); break; }
+    case I32: { int32_t x = (int32_t)clamp(trunc(v), -2147483648.0, 2147483647.0); memcpy(p, &x, 4); break; }
+    case U32: { uint32_t x = (uint32_t)clamp(trunc(v), 0, 4294967295.0); memcpy(p, &x, 4); break; }
+    /* 2^63 itself is out of range: the largest double below it is the bound */
+    case I64: { int64_t x = (int64_t)clamp(trunc(v), -9223372036854775808.0, 9223372036854774784.0); memcpy(p, &x, 8); break; }
+    default: { uint64_t x = (uint64_t)clamp(trunc(v), 0, 18446744073709549568.0); memcpy(p, &x, 8); break; }
+    }
+}
+
+static int size_of(int t) {
+    switch (t) {
+    case F32: case I32: case U32: return 4;
+    case F16: case BF16: case I16: case U16: return 2;
+    case F64: case I64: case U64: return 8;
+    default: return 1;
+    }
+}
+
+int32_t mg_cast_step(const void *params, void *const *buffers) {
+    const mg_cast_params *c = params;
+    const unsigned char *src = buffers[0];
+    unsigned char *dst = buffers[1];
+    const int ss = size_of(c->src), ds = size_of(c->dst);
+    for (int64_t i = 0; i < c->n; i++) store(c->dst, dst + i * ds, load(c->src, src + i * ss));
+    return 0;
+}
+
+int32_t mg_broadcast_step(const void *params, void *const *buffers) {
+    const mg_broadcast_params *b = params;
+    const unsigned char *src = buffers[0];
+    unsigned char *dst = buffers[1];
+    int64_t index[MG_BROADCAST_MAX_RANK] = {0};
+    int64_t in = 0;
+    for (int64_t i = 0; i < b->numel; i++) {
+        memcpy(dst + i * b->elem_size, src + in * b->elem_size, (size_t)b->elem_size);
+        for (int d = b->rank; d-- > 0;) { /* odometer over the output's index */
+            in += b->in_strides[d];
+            if (++index[d] < b->dims[d]) break;
+            in -= b->in_strides[d] * b->dims[d];
+            index[d] = 0;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,69 @@
+// MishGradAsc's host tiling: split the elements over the vector cores in 256-byte chunks, and
+// size a UB tile for the kernel's buffers (grad, x, x_grad and float32 work space for the 16-bit
+// types: about 36 bytes of UB per element at most), keyed by dtype.
+#include "log/log.h"
+#include "op_host/tiling_templates_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+#include "../op_kernel/mish_grad_asc_tiling_data.h"
+#include "../op_kernel/mish_grad_asc_tiling_key.h"
+
+namespace optiling {
+namespace {
+constexpr int64_t CHUNK_BYTES = 256;
+constexpr int64_t ALIGN_BYTES = 32;
+constexpr int64_t UB_BYTES_PER_ELEMENT = 36;
+
+struct MishGradAscCompileInfo {};
+
+ge::graphStatus MishGradAscTiling(gert::TilingContext *context)
+{
+    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    const int64_t cores = platform.GetCoreNumAiv();
+    uint64_t ub = 0;
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+    OP_CHECK_IF(cores <= 0 || ub == 0, OP_LOGE(context, "no vector cores or UB"), return ge::GRAPH_FAILED);
+
+    const gert::StorageShape *shape = context->GetInputShape(0);
+    const gert::StorageShape *xShape = context->GetInputShape(1);
+    OP_CHECK_NULL_WITH_CONTEXT(context, shape);
+    OP_CHECK_NULL_WITH_CONTEXT(context, xShape);
+    const gert::CompileTimeTensorDesc *desc = context->GetInputDesc(0);
+    const gert::CompileTimeTensorDesc *xDesc = context->GetInputDesc(1);
+    OP_CHECK_NULL_WITH_CONTEXT(context, desc);
+    OP_CHECK_NULL_WITH_CONTEXT(context, xDesc);
+    const ge::DataType dtype = desc->GetDataType();
+    OP_CHECK_IF(xDesc->GetDataType() != dtype || xShape->GetStorageShape() != shape->GetStorageShape(),
+                OP_LOGE(context, "grad and x differ in dtype or shape"), return ge::GRAPH_FAILED);
+    uint32_t size = 0;
+    OP_CHECK_IF(dtype != ge::DT_FLOAT && dtype != ge::DT_FLOAT16 && dtype != ge::DT_BF16,
+                OP_LOGE(context, "dtype %d is not float32, float16 or bfloat16", static_cast<int>(dtype)),
+                return ge::GRAPH_FAILED);
+    ge::TypeUtils::GetDataTypeLength(dtype, size);
+
+    auto *tiling = context->GetTilingData<MishGradAscTilingData>();
+    OP_CHECK_NULL_WITH_CONTEXT(context, tiling);
+    OP_CHECK_IF(memset_s(tiling, sizeof(*tiling), 0, sizeof(*tiling)) != EOK, OP_LOGE(context, "memset_s"),
+                return ge::GRAPH_FAILED);
+    const int64_t total = shape->GetStorageShape().GetShapeSize();
+    const int64_t chunk = CHUNK_BYTES / size;
+    const int64_t perCore = (total + cores - 1) / cores;
+    tiling->totalLength = total;
+    tiling->blockLength = total == 0 ? chunk : (perCore + chunk - 1) / chunk * chunk;
+    const int64_t align = ALIGN_BYTES / size;
+    tiling->tileLength = static_cast<int64_t>(ub) / UB_BYTES_PER_ELEMENT / align * align;
+    const int64_t used = total == 0 ? 1 : (total + tiling->blockLength - 1) / tiling->blockLength;
+    context->SetBlockDim(static_cast<uint32_t>(used));
+
+    size_t *workspaces = context->GetWorkspaceSizes(1);
+    OP_CHECK_NULL_WITH_CONTEXT(context, workspaces);
+    workspaces[0] = platform.GetLibApiWorkSpaceSize();
+    const uint32_t D_T = static_cast<uint32_t>(dtype);
+    ASCENDC_TPL_SEL_PARAM(context, D_T);
+    return ge::GRAPH_SUCCESS;
+}
+
+ge::graphStatus MishGradAscTilingParse(gert::TilingParseContext *) { return ge::GRAPH_SUCCESS; }
+} // namespace
+
+IMPL_OP_OPTILING(MishGradAsc).Tiling(MishGradAscTiling).TilingParse<MishGradAscCompileInfo>(MishGradAscTilingParse);
+} // namespace optiling

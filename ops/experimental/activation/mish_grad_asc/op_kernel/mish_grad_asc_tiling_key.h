@@ -1,0 +1,14 @@
+/* mish_grad_asc_tiling_key.h: the kernel instantiations MishGradAsc selects, one per dtype
+   (the tiling key is the ge dtype of grad, ASCENDC_TPL_SEL_PARAM's encoding). */
+#ifndef MISH_GRAD_ASC_TILING_KEY_H_
+#define MISH_GRAD_ASC_TILING_KEY_H_
+
+#include "ascendc/host_api/tiling/template_argument.h"
+
+ASCENDC_TPL_ARGS_DECL(MishGradAsc,
+                      ASCENDC_TPL_DATATYPE_DECL(D_T, C_DT_FLOAT, C_DT_FLOAT16, C_DT_BF16, ASCENDC_TPL_INPUT(0)));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT)),
+                ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT16)),
+                ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_BF16)));
+
+#endif

@@ -1,0 +1,161 @@
+// opbuild's launcher: a seed-style operator (tiling with IMPL_OP_OPTILING, an OpDef naming
+// its kernel file, an l0 op calling ADD_TO_LAUNCHER_LIST_AICORE with an attribute, an
+// aclnn two-phase entry) runs its kernel through the twin's launch interface (here the
+// stand-in fake_twin.c, so the glue is tested alone): values against y = alpha * x written
+// out, the workspace covering the tiling's request, the tiling data and block dim reaching
+// the kernel, and a key without a kernel refused with ACLNN_ERR_INNER_FIND_KERNEL_ERROR.
+#include <cstdio>
+
+#include "opapi_check.h"
+#include <cstring>
+
+#include "acl/acl.h"
+#include "aclnn_kernels/contiguous.h"
+#include "asc_twin/launch.h"
+#include "log/log.h"
+#include "opdev/make_op_executor.h"
+#include "opdev/op_executor.h"
+#include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+
+extern "C" uint32_t fake_twin_last_block_dim;
+extern "C" int fake_twin_last_nargs;
+
+struct DemoTiling {
+    int64_t total;
+    float alpha;
+};
+
+namespace optiling {
+static ge::graphStatus DemoTilingFunc(gert::TilingContext *context)
+{
+    auto *shape = context->GetInputShape(0);
+    OP_CHECK_NULL_WITH_CONTEXT(context, shape);
+    auto *t = context->GetTilingData<DemoTiling>();
+    t->total = shape->GetStorageShape().GetShapeSize();
+    const float *alpha = context->GetAttrs()->GetFloat(0);
+    OP_CHECK_NULL_WITH_CONTEXT(context, alpha);
+    t->alpha = *alpha;
+    context->SetBlockDim(t->total > 100 ? 4 : 1);
+    context->SetTilingKey(static_cast<uint64_t>(context->GetInputDesc(0)->GetDataType()));
+    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize() + 1000;
+    return ge::GRAPH_SUCCESS;
+}
+struct DemoCompileInfo {};
+static ge::graphStatus DemoParse(gert::TilingParseContext *) { return ge::GRAPH_SUCCESS; }
+IMPL_OP_OPTILING(DemoScale).Tiling(DemoTilingFunc).TilingParse<DemoCompileInfo>(DemoParse);
+} // namespace optiling
+
+namespace ops {
+class DemoScale : public OpDef {
+public:
+    explicit DemoScale(const char *name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->Attr("alpha").AttrType(OPTIONAL).Float(1.0f);
+        OpAICoreConfig cfg;
+        cfg.ExtendCfgInfo("opFile.value", "demo_scale_kernel");
+        this->AICore().AddConfig("ascend910b", cfg);
+    }
+};
+OP_ADD(DemoScale);
+} // namespace ops
+
+// the kernel (key 0, float): x, y, workspace, tiling
+static void DemoKernel(uint8_t *const *args)
+{
+    DemoTiling t;
+    std::memcpy(&t, args[3], sizeof t);
+    const float *x = reinterpret_cast<const float *>(args[0]);
+    float *y = reinterpret_cast<float *>(args[1]);
+    for (int64_t i = 0; i < t.total; i++) y[i] = t.alpha * x[i];
+    std::memset(args[2], 0x5a, 16); // the workspace is there and writable
+}
+static const asc_twin_kernel demo_kernel = {"demo_scale_kernel", 0, 4, DemoKernel};
+static int registered = asc_twin_register(&demo_kernel);
+
+namespace l0op {
+OP_TYPE_REGISTER(DemoScale);
+static const aclTensor *DemoScale(const aclTensor *x, float alpha, aclOpExecutor *executor)
+{
+    L0_DFX(DemoScale, x, alpha);
+    auto out = executor->AllocTensor(x->GetViewShape(), x->GetDataType(), x->GetStorageFormat());
+    CHECK_RET(out != nullptr, nullptr);
+    auto ret = ADD_TO_LAUNCHER_LIST_AICORE(DemoScale, OP_INPUT(x), OP_OUTPUT(out), OP_ATTR(alpha));
+    CHECK_RET(ret == ACLNN_SUCCESS, nullptr);
+    return out;
+}
+} // namespace l0op
+
+static aclnnStatus DemoGetWorkspaceSize(const aclTensor *x, float alpha, aclTensor *y, uint64_t *ws,
+                                        aclOpExecutor **executor)
+{
+    L2_DFX_PHASE_1(aclnnDemoScale, DFX_IN(x, alpha), DFX_OUT(y));
+    auto unique = CREATE_EXECUTOR();
+    auto c = l0op::Contiguous(x, unique.get());
+    CHECK_RET(c != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    auto r = l0op::DemoScale(c, alpha, unique.get());
+    if (r == nullptr) return ACLNN_ERR_INNER_NULLPTR;
+    CHECK_RET(l0op::ViewCopy(r, y, unique.get()) != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    *ws = unique->GetWorkspaceSize();
+    unique.ReleaseTo(executor);
+    return ACLNN_SUCCESS;
+}
+
+
+int main()
+{
+    CHECK(registered == 0);
+    CHECK(aclInit(nullptr) == ACL_SUCCESS);
+    CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
+    const int64_t n = 300;
+    void *xd = nullptr, *yd = nullptr;
+    CHECK(aclrtMalloc(&xd, n * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    CHECK(aclrtMalloc(&yd, n * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    float host[n];
+    for (int64_t i = 0; i < n; i++) host[i] = static_cast<float>(i) - 150.0f;
+    CHECK(aclrtMemcpy(xd, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+    int64_t dims[2] = {3, 100}, strides[2] = {100, 1};
+    aclTensor *x = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, xd);
+    aclTensor *y = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, yd);
+
+    uint64_t ws = 0;
+    aclOpExecutor *executor = nullptr;
+    CHECK(DemoGetWorkspaceSize(x, 0.5f, y, &ws, &executor) == ACLNN_SUCCESS);
+    // the tiling asked for 16 MiB + 1000 bytes; the kernel's output (1200 bytes) is there too
+    CHECK(ws >= (16u << 20) + 1000 + n * 4);
+    void *workspace = nullptr;
+    CHECK(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    L2_DFX_PHASE_2(aclnnDemoScale);
+    CHECK(CommonOpExecutorRun(workspace, ws, executor, stream) == ACLNN_SUCCESS);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+    float got[n];
+    CHECK(aclrtMemcpy(got, sizeof got, yd, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+    for (int64_t i = 0; i < n; i++) CHECK(got[i] == 0.5f * host[i]);
+    CHECK(fake_twin_last_block_dim == 4);
+    CHECK(fake_twin_last_nargs == 4);
+
+    // float16 selects key 1: no such instantiation, refused at phase 1 naming kernel and key
+    aclTensor *xh = aclCreateTensor(dims, 2, ACL_FLOAT16, strides, 0, ACL_FORMAT_ND, dims, 2, xd);
+    aclTensor *yh = aclCreateTensor(dims, 2, ACL_FLOAT16, strides, 0, ACL_FORMAT_ND, dims, 2, yd);
+    CHECK(DemoGetWorkspaceSize(xh, 0.5f, yh, &ws, &executor) == ACLNN_ERR_INNER_NULLPTR);
+    const char *m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "demo_scale_kernel") != nullptr && std::strstr(m, "key 1") != nullptr);
+
+    aclDestroyTensor(x);
+    aclDestroyTensor(y);
+    aclDestroyTensor(xh);
+    aclDestroyTensor(yh);
+    aclrtFree(workspace);
+    aclrtFree(xd);
+    aclrtFree(yd);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    CHECK(aclFinalize() == ACL_SUCCESS);
+    return Finish();
+}

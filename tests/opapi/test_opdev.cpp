@@ -1,0 +1,118 @@
+// opdev over libnnopbase's executor: an op_api function written in ops-nn's style chains
+// the helper l0 ops (Contiguous of a strided float16 view, Cast to float, Reshape,
+// BroadcastTo, ViewCopy into the caller's tensor), runs through phase 2 on a stream, and
+// the values are checked against the written expectation out[i][j][k] = src[2j+1]; the
+// checks' statuses and messages name the argument as the caller wrote it.
+#include <cstdio>
+
+#include "opapi_check.h"
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn_kernels/cast.h"
+#include "aclnn_kernels/common/op_error_check.h"
+#include "aclnn_kernels/contiguous.h"
+#include "aclnn_kernels/reshape.h"
+#include "level0/broadcast_to.h"
+#include "opdev/make_op_executor.h"
+#include "opdev/op_dfx.h"
+#include "opdev/op_executor.h"
+#include "opdev/platform.h"
+
+using namespace op;
+
+static aclnnStatus DemoGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                                        aclOpExecutor **executor)
+{
+    OP_CHECK_COMM_INPUT(workspaceSize, executor);
+    L2_DFX_PHASE_1(aclnnDemo, DFX_IN(self), DFX_OUT(out));
+    auto unique = CREATE_EXECUTOR();
+    CHECK_RET(unique.get() != nullptr, ACLNN_ERR_INNER_CREATE_EXECUTOR);
+    OP_CHECK_NULL(self, return ACLNN_ERR_PARAM_NULLPTR);
+    OP_CHECK_NULL(out, return ACLNN_ERR_PARAM_NULLPTR);
+    static const std::initializer_list<DataType> supported = {DataType::DT_FLOAT16, DataType::DT_BF16};
+    OP_CHECK_DTYPE_NOT_SUPPORT(self, supported, return ACLNN_ERR_PARAM_INVALID);
+    OP_CHECK_MAX_DIM(out, 8, return ACLNN_ERR_PARAM_INVALID);
+    auto c = l0op::Contiguous(self, unique.get());
+    CHECK_RET(c != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    auto f = l0op::Cast(c, DataType::DT_FLOAT, unique.get());
+    CHECK_RET(f != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    auto r = l0op::Reshape(f, Shape{3, 1}, unique.get());
+    CHECK_RET(r != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    auto b = l0op::BroadcastTo(r, Shape{2, 3, 4}, unique.get());
+    CHECK_RET(b != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    auto v = l0op::ViewCopy(b, out, unique.get());
+    CHECK_RET(v != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    *workspaceSize = unique->GetWorkspaceSize();
+    unique.ReleaseTo(executor);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus Demo(void *workspace, uint64_t size, aclOpExecutor *executor, aclrtStream stream)
+{
+    L2_DFX_PHASE_2(aclnnDemo);
+    return CommonOpExecutorRun(workspace, size, executor, stream);
+}
+
+
+int main()
+{
+    CHECK(aclInit(nullptr) == ACL_SUCCESS);
+    CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
+    CHECK(GetCurrentPlatformInfo().GetSocVersion() == SocVersion::ASCEND910B);
+
+    const float src[6] = {0.5f, 1.25f, -3.0f, 2.0f, 7.5f, -0.25f};
+    void *in_dev = nullptr, *out_dev = nullptr;
+    CHECK(aclrtMalloc(&in_dev, 6 * 2, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    CHECK(aclrtMalloc(&out_dev, 24 * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    aclFloat16 halves[6];
+    for (int i = 0; i < 6; i++) halves[i] = aclFloatToFloat16(src[i]);
+    CHECK(aclrtMemcpy(in_dev, 12, halves, 12, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+    // self: the odd elements, a strided view (shape [3], stride 2, offset 1) of 6 float16s
+    int64_t view[1] = {3}, stride[1] = {2}, storage[1] = {6};
+    aclTensor *self = aclCreateTensor(view, 1, ACL_FLOAT16, stride, 1, ACL_FORMAT_ND, storage, 1, in_dev);
+    int64_t odims[3] = {2, 3, 4}, ostr[3] = {12, 4, 1};
+    aclTensor *out = aclCreateTensor(odims, 3, ACL_FLOAT, ostr, 0, ACL_FORMAT_ND, odims, 3, out_dev);
+
+    uint64_t ws = 0;
+    aclOpExecutor *executor = nullptr;
+    CHECK(DemoGetWorkspaceSize(self, out, &ws, &executor) == ACLNN_SUCCESS);
+    CHECK(ws > 0); // the dense float16 copy, the float cast and the broadcast live there
+    // phase 2 without the workspace it asked for is refused, and releases the executor
+    CHECK(Demo(nullptr, ws, executor, stream) == ACLNN_ERR_PARAM_NULLPTR);
+    CHECK(DemoGetWorkspaceSize(self, out, &ws, &executor) == ACLNN_SUCCESS);
+    void *workspace = nullptr;
+    CHECK(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    CHECK(Demo(workspace, ws, executor, stream) == ACLNN_SUCCESS);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+    float got[24];
+    CHECK(aclrtMemcpy(got, sizeof got, out_dev, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 4; k++) CHECK(got[i * 12 + j * 4 + k] == src[2 * j + 1]);
+
+    // the checks: a dtype outside the list names `self`; NULL `out` is 161001
+    aclTensor *ints = aclCreateTensor(view, 1, ACL_INT32, stride, 0, ACL_FORMAT_ND, storage, 1, out_dev);
+    CHECK(DemoGetWorkspaceSize(ints, out, &ws, &executor) == ACLNN_ERR_PARAM_INVALID);
+    const char *m = aclGetRecentErrMsg(); // reading the message clears it (as CANN's)
+    CHECK(m != nullptr && std::strstr(m, "self") != nullptr && std::strstr(m, "DT_INT32") != nullptr);
+    CHECK(DemoGetWorkspaceSize(self, nullptr, &ws, &executor) == ACLNN_ERR_PARAM_NULLPTR);
+    m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "out") != nullptr);
+    CHECK(DemoGetWorkspaceSize(self, out, nullptr, &executor) == ACLNN_ERR_PARAM_NULLPTR);
+
+    aclDestroyTensor(ints);
+    aclDestroyTensor(self);
+    aclDestroyTensor(out);
+    aclrtFree(workspace);
+    aclrtFree(in_dev);
+    aclrtFree(out_dev);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    CHECK(aclFinalize() == ACL_SUCCESS);
+    return Finish();
+}
