@@ -74,16 +74,22 @@
 #define MG_4_MINUS_8C0 -0x1.9999a0p-1f /* 4 - 8 c0, exact */
 #define MG_MINUS_4C0 -0x1.333334p+1f  /* -4 c0, exact */
 
-/* The shared middle of both paths: from the clamped x, e = exp(xc) and the low region's
-   factor P (p) to t = P (c + R), with
+/* The general path's middle: from the clamped x, e = exp(xc), the low region's exp parts
+   T_j, s' (exp(xc) = T_j (1 + s') 2^m) to t = P (c + R) as an unevaluated sum hi + lo, with
+   P = T_j (1 + s') in the low region and 1 elsewhere, and
      low:    c = 1 + x (exact for x <= -0.5);
              num = -c e^4 + (1 - 4c) e^3 + (4 - 8c) e^2 + (4x + 6 - 8c) e   (+ 0)
      middle: c = c0;  num = e N(e) - c0 d^2
      high:   c = 1;   num = (4x - 2) e^2 + (4x - 4) e - 4
    num = (((a4 e + a3) e + a2) e + a1) e + a0, each a_i exact or one or two roundings from x,
    built with fmas and selects (no table lookups: they were slower on both x86 paths). R's
-   denominator d^2 = (e (e + 2) + 2)^2 is two roundings of a sum of positive terms. */
-MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_factor) {
+   denominator d^2 = (e (e + 2) + 2)^2 is two roundings of a sum of positive terms.
+   Then t = T c + T (c s' + R (1 + s')) with T = T_j (1 elsewhere, s' = 0): hi = RN(T c)
+   and its exact remainder (a two-product), plus the small rest, which is rounded but is
+   below 2^-4 of t away from the root of mish' (|s'| < 2^-5, |R| < |c|): hi + lo is within
+   about 2^-27 of t (relative; the exp's parts are the most of it), so the caller's one
+   rounding of (hi + lo) g 2^K is the only one of note, subnormal results included. */
+MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf t_j, mg_vf s, mg_vf *lo_out) {
     const mg_vf one = mg_set(1.0f), zero = mg_set(0.0f);
     const mg_vm high = mg_le(mg_set(MG_SPLIT_HIGH), xc);
     const mg_vf e4 = mg_add(e, mg_set(4.0f));
@@ -106,31 +112,45 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf low_
     num = mg_fma(num, e, a0);
     const mg_vf d = mg_fma(mg_add(e, mg_set(2.0f)), e, mg_set(2.0f));
     const mg_vf den = mg_mul(d, d);
-    /* P R = num (P / d^2): the division waits only for d, not for num's Horner chain, and
-       it is the same two roundings as P (num / d^2) */
-    const mg_vf big_p = mg_select(low, low_factor, one);
-    return mg_fma(big_p, c, mg_mul(num, mg_div(big_p, den)));
+    /* T R = num (T / d^2): the division waits only for d, not for num's Horner chain */
+    const mg_vf big_t = mg_select(low, t_j, one);
+    const mg_vf s_low = mg_select(low, s, zero);
+    const mg_vf tr = mg_mul(num, mg_div(big_t, den));
+    const mg_vf hi = mg_mul(big_t, c);
+    const mg_vf rest = mg_fma(hi, s_low, mg_fma(tr, s_low, tr));
+    *lo_out = mg_sub(rest, mg_fnma(big_t, c, hi)); /* hi - T c, exact */
+    return hi;
 }
 
-/* exp(xc) = p 2^m with p = T_j (1 + s') rounded once: mg_exp_rr2_lut16_p3 (math/mg_exp.h) */
-
 /* The general path: every input. Defines the result of every lane:
-     y = RN(t g 2^K), K = m in the low region and 0 elsewhere, rounded once;
+     y = RN((hi + lo) g 2^K), K = m in the low region and 0 elsewhere, rounded once
+   (mg_fma_scaled_round_once: hi g exact in double, lo g rounded in float, a term below
+   2^-4 of the sum), so the subnormal tail (x < -87.3) and huge gradients are rounded once,
+   not twice. g enters scaled by 2^-64 (|g| >= 1) or 2^64 (else), exactly, and K by the
+   opposite, so lo g neither overflows nor underflows where it would matter. g = +-0 and
+   +-inf take the plain product (hi + lo) g: the sum of hi g and lo g could be +0 where the
+   product is -0, or inf * 0 = NaN where lo is 0.
    x = +-inf or NaN, g = NaN, or inf * 0 give one canonical quiet NaN. */
 MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
     const mg_vf xc = mg_min(mg_max(x, mg_set(MG_X_MIN)), mg_set(MG_X_MAX));
     mg_vi kbits;
-    const mg_vf s_rho = mg_exp_rr2_lut16_p3_parts(xc, &kbits);
+    const mg_vf s = mg_exp_rr2_lut16_p3_parts(xc, &kbits);
     const mg_vf t_j = mg_exp_lut16_t(kbits);
-    const mg_vf p = mg_fma(t_j, s_rho, t_j);
+    const mg_vf p = mg_fma(t_j, s, t_j);
     const mg_vi m = mg_exp_lut16_m(kbits); /* exp(xc) = p 2^m */
     /* e = exp(xc) for the polynomials; below x = -86.6 it is held at p 2^-125 (a normal
        number: subnormal operands are slow), which changes nothing: there the correction
        R it feeds is below 2^-100 of the anchor c = 1 + x */
     const mg_vf e = mg_mul(p, mg_pow2(mg_max_i(m, mg_set_i(-125))));
     const mg_vm low = mg_lt(xc, mg_set(MG_SPLIT_LOW));
-    const mg_vf t = MG_FN_(anchored)(xc, e, low, p);
-    const mg_vf y = mg_mul_scaled_round_once(t, g, mg_keep_i(low, m));
+    mg_vf lo;
+    const mg_vf hi = MG_FN_(anchored)(xc, e, low, t_j, s, &lo);
+    const mg_vm g_big = mg_le(mg_set(1.0f), mg_abs(g));
+    const mg_vf g_scaled = mg_mul(g, mg_select(g_big, mg_set(0x1p-64f), mg_set(0x1p64f)));
+    const mg_vi k = mg_add_i(mg_keep_i(low, m), mg_sub_i(mg_keep_i(g_big, mg_set_i(128)), mg_set_i(64)));
+    mg_vf y = mg_fma_scaled_round_once(hi, g_scaled, mg_mul(lo, g_scaled), k);
+    const mg_vm g_finite_nonzero = mg_mask_and(mg_lt(mg_set(0.0f), mg_abs(g)), mg_lt(mg_abs(g), mg_set(INFINITY)));
+    y = mg_select(g_finite_nonzero, y, mg_mul(mg_add(hi, lo), g));
     const mg_vm finite_x = mg_lt(mg_abs(x), mg_set(INFINITY));
     return mg_select(mg_mask_and(finite_x, mg_ordered(y, y)), y, mg_set(NAN));
 }
