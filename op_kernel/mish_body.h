@@ -44,6 +44,7 @@
 
 #include "lookup16_tiles.h"
 #include "math/mg_exp.h"
+#include "math/mg_lut16_poly.h"
 #include "mish_lut16_p7.h"
 
 #define MG_CAT2_(a, b) a##b
@@ -75,31 +76,17 @@ MG_ALWAYS_INLINE mg_vf MISH_FN_(short)(mg_vf x) {
    is within 0.2 ulp of x t(x) before its rounding) */
 #define MISH_LUT_X_MIN -8.5f
 #define MISH_LUT_X_MAX 9.5f
-/* 1.5 * 2^23 + 8: adding it rounds x to the integer k and leaves k + 8 in the low bits */
-#define MISH_LUT_MAGIC (MG_EXP_MAGIC + 8.0f)
-
-/* t(x) = hi + q, q = q0 + d (c1 + ... + d c7), d = x - k (exact: |d| <= 2.5 and x is a
-   multiple of ulp(x) >= 2^-24 wherever k != 0); the coefficients from
+/* t(x) = hi + q (math/mg_lut16_poly.h), q = q0 + d (c1 + ... + d c7), d = x - k (exact:
+   |d| <= 2.5 and x is a multiple of ulp(x) >= 2^-24 wherever k != 0); the coefficients from
    tools/fit_mish_lut16.py (minimax in relative error, 2^-25.9 at worst near x = 0, where
    the poles of t at 0.35 +- 2.36i are closest). The result is rounded once from
    x hi + x q: y = fma(x, hi, x q), with the anchor hi chosen so that |q / t| <= 0.46,
    which scales the roundings of q and x q. Its error is measured over every float32 in
    docs/accuracy.md. Valid on [MISH_LUT_X_MIN, +inf); NaN and infinities are the tail's. */
 MG_ALWAYS_INLINE mg_vf MISH_FN_(lut16_p7)(mg_vf x) {
-    const float (*c)[16] = mish_lut16_p7_coefficients;
-    const mg_vf magic = mg_set(MISH_LUT_MAGIC);
-    const mg_vf xc = mg_min(x, mg_set(MISH_LUT_X_MAX));
-    const mg_vf k_biased = mg_min(mg_add(xc, magic), mg_set(MISH_LUT_MAGIC + 7.0f));
-    const mg_vi index = mg_as_vi(k_biased); /* k + 8 in the low 4 bits */
-    const mg_vf d = mg_sub(xc, mg_sub(k_biased, magic));
-    mg_vf p = mg_fma(mg_lookup16(c[8], index), d, mg_lookup16(c[7], index));
-    p = mg_fma(p, d, mg_lookup16(c[6], index));
-    p = mg_fma(p, d, mg_lookup16(c[5], index));
-    p = mg_fma(p, d, mg_lookup16(c[4], index));
-    p = mg_fma(p, d, mg_lookup16(c[3], index));
-    p = mg_fma(p, d, mg_lookup16(c[2], index));
-    const mg_vf q = mg_fma(p, d, mg_lookup16(c[1], index));
-    return mg_fma(x, mg_lookup16(c[0], index), mg_mul(x, q));
+    mg_vf hi;
+    const mg_vf q = mg_lut16_poly(mish_lut16_p7_coefficients, 9, x, MISH_LUT_X_MAX, &hi);
+    return mg_fma(x, hi, mg_mul(x, q));
 }
 
 /* Below the table, x in [MISH_EXP_X_MIN, MISH_LUT_X_MIN): e = exp(x) = E (1 + s) < 2^-12

@@ -51,6 +51,7 @@
    inside the hot loop (a call there would make every constant a stack reload). The exp is
    the shared one (math/mg_exp.h), which defines MG_ALWAYS_INLINE and MG_OUT_OF_LINE. */
 #include "math/mg_exp.h"
+#include "math/mg_lut16_poly.h"
 #include "mish_grad_lut16_p8.h"
 
 /* Region boundaries (see the top of the file): "low" below MG_SPLIT_LOW, "middle" up to
@@ -170,25 +171,10 @@ MG_OUT_OF_LINE mg_vf MG_FN_(grad_general)(mg_vf g, mg_vf x) {
    other lane takes grad_general (exp based), lane by lane. */
 #define MG_TABLE_X_MIN -8.5f
 #define MG_TABLE_X_MAX 12.0f
-/* 1.5 * 2^23 + 8: adding it rounds x to the integer k and leaves k + 8 in the low bits */
-#define MG_TABLE_MAGIC (MG_EXP_MAGIC + 8.0f)
-
 MG_ALWAYS_INLINE mg_vf MG_FN_(table_form)(mg_vf x) {
-    const float (*c)[16] = mish_grad_lut16_p8_coefficients;
-    const mg_vf magic = mg_set(MG_TABLE_MAGIC);
-    const mg_vf xc = mg_min(x, mg_set(MG_TABLE_X_MAX));
-    const mg_vf k_biased = mg_min(mg_add(xc, magic), mg_set(MG_TABLE_MAGIC + 7.0f));
-    const mg_vi index = mg_as_vi(k_biased); /* k + 8 in the low 4 bits */
-    const mg_vf d = mg_sub(xc, mg_sub(k_biased, magic));
-    mg_vf p = mg_fma(mg_lookup16(c[9], index), d, mg_lookup16(c[8], index));
-    p = mg_fma(p, d, mg_lookup16(c[7], index));
-    p = mg_fma(p, d, mg_lookup16(c[6], index));
-    p = mg_fma(p, d, mg_lookup16(c[5], index));
-    p = mg_fma(p, d, mg_lookup16(c[4], index));
-    p = mg_fma(p, d, mg_lookup16(c[3], index));
-    p = mg_fma(p, d, mg_lookup16(c[2], index));
-    const mg_vf q = mg_fma(p, d, mg_lookup16(c[1], index));
-    return mg_add(mg_lookup16(c[0], index), q);
+    mg_vf hi;
+    const mg_vf q = mg_lut16_poly(mish_grad_lut16_p8_coefficients, 10, x, MG_TABLE_X_MAX, &hi);
+    return mg_add(hi, q);
 }
 
 /* Lanes in the table form's domain: x in (MG_TABLE_X_MIN, +inf), g finite */
