@@ -85,11 +85,12 @@
    num = (((a4 e + a3) e + a2) e + a1) e + a0, each a_i exact or one or two roundings from x,
    built with fmas and selects (no table lookups: they were slower on both x86 paths). R's
    denominator d^2 = (e (e + 2) + 2)^2 is two roundings of a sum of positive terms.
-   Then t = T c + T (c s' + R (1 + s')) with T = T_j (1 elsewhere, s' = 0): hi = RN(T c)
-   and its exact remainder (a two-product), plus the small rest, which is rounded but is
-   below 2^-4 of t away from the root of mish' (|s'| < 2^-5, |R| < |c|): hi + lo is within
-   about 2^-27 of t (relative; the exp's parts are the most of it), so the caller's one
-   rounding of (hi + lo) g 2^K is the only one of note, subnormal results included. */
+   Then with u = c + R held exactly as u_hi + u_lo and T = T_j (1 elsewhere, s' = 0),
+   t = T u_hi + T (u_hi s' + u_lo): hi = RN(T u_hi) and its exact remainder (a two-product),
+   plus the small rest, rounded but below 2^-4 of t (|s'| < 2^-5): hi + lo is within about
+   2^-27 of t (relative; the exp's parts are the most of it) plus R's own error, so the
+   caller's one rounding of (hi + lo) g 2^K is the only one of note, subnormal results
+   included. */
 MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf t_j, mg_vf s, mg_vf *lo_out) {
     const mg_vf one = mg_set(1.0f), zero = mg_set(0.0f);
     const mg_vm high = mg_le(mg_set(MG_SPLIT_HIGH), xc);
@@ -113,13 +114,17 @@ MG_ALWAYS_INLINE mg_vf MG_FN_(anchored)(mg_vf xc, mg_vf e, mg_vm low, mg_vf t_j,
     num = mg_fma(num, e, a0);
     const mg_vf d = mg_fma(mg_add(e, mg_set(2.0f)), e, mg_set(2.0f));
     const mg_vf den = mg_mul(d, d);
-    /* T R = num (T / d^2): the division waits only for d, not for num's Horner chain */
+    /* u_hi + u_lo = c + R exactly (2Sum): near the root of mish', where R = -c, nothing
+       of t is lost to the cancellation but R's own error */
+    const mg_vf r = mg_div(num, den);
+    const mg_vf u = mg_add(c, r);
+    const mg_vf c_part = mg_sub(u, r);
+    const mg_vf u_lo = mg_add(mg_sub(c, c_part), mg_sub(r, mg_sub(u, c_part)));
     const mg_vf big_t = mg_select(low, t_j, one);
     const mg_vf s_low = mg_select(low, s, zero);
-    const mg_vf tr = mg_mul(num, mg_div(big_t, den));
-    const mg_vf hi = mg_mul(big_t, c);
-    const mg_vf rest = mg_fma(hi, s_low, mg_fma(tr, s_low, tr));
-    *lo_out = mg_sub(rest, mg_fnma(big_t, c, hi)); /* hi - T c, exact */
+    const mg_vf hi = mg_mul(big_t, u);
+    /* lo = (T u - hi) + T (u s' + u_lo): the first exact, the second below 2^-4 of t */
+    *lo_out = mg_fma(big_t, mg_fma(u, s_low, u_lo), mg_sub(zero, mg_fnma(big_t, u, hi)));
     return hi;
 }
 
