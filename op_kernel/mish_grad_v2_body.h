@@ -26,9 +26,10 @@
  * textbook form with a quadratic exp (short_grad, at the end of this file).
  *
  * The general path (grad_general) takes every input and defines every result: with
- * exp(x) = p 2^m it forms t = P (c + R) with P = p in the low region (1 elsewhere), and
- * rounds y = t g 2^m once (in double, where the product is exact), so the subnormal tail
- * (x < -87.3) and huge gradients are rounded once, not twice. The float32 loops run the
+ * exp(x) = T_j (1 + s') 2^m it forms t = P (c + R) (P = T_j (1 + s') in the low region, 1
+ * elsewhere) as an unevaluated float sum hi + lo, and rounds y = (hi + lo) g 2^m once (in
+ * double), so the subnormal tail (x < -87.3) and huge gradients are rounded once, not
+ * after a float32 rounding of t (issue 27: 1.11 units there before, 0.53 now). The float32 loops run the
  * table form on pairs of vectors whose lanes are all in its domain, and any other pair lane
  * by lane (grad_mixed: the table form or the general path, selected per lane).
  */
