@@ -218,7 +218,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
                             void *task, uint64_t work_elements, const mgrt_access *accesses, size_t access_count,
                             held_stream *keep, uint64_t *sequence) {
     task_node *node = stream_node_new(NODE_TASK);
-    mgrt_access *copy = access_count ? malloc(access_count * sizeof *copy) : NULL;
+    stream_access *copy = access_count ? malloc(access_count * sizeof *copy) : NULL;
     uintptr_t *holds = access_count ? malloc(2 * access_count * sizeof *holds) : NULL;
     if (node == NULL || (access_count && (copy == NULL || holds == NULL))) {
         mgrt_free(node);
@@ -227,9 +227,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
         release(task);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory queueing work", api);
     }
-    if (access_count) memcpy(copy, accesses, access_count * sizeof *copy);
-    for (size_t i = 0; i < access_count; i++)
-        if (copy[i].rank != 0 && !stream_access_is_sound(&copy[i])) copy[i].rank = 0;
+    for (size_t i = 0; i < access_count; i++) stream_access_of(&accesses[i], &copy[i]);
     node->run = run;
     node->release = release;
     node->task = task;
@@ -239,7 +237,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
        returns, so they are still allocated: the node's own pins keep them so until it is done. */
     node->holds = holds;
     for (size_t i = 0; i < access_count; i++)
-        node->hold_count += rt_memory_hold(copy[i].ptr, copy[i].bytes, 0, &holds[node->hold_count]);
+        node->hold_count += rt_memory_hold(accesses[i].ptr, accesses[i].bytes, 0, &holds[node->hold_count]);
     held_stream h;
     aclError status = stream_hold_own(api, handle, &h);
     if (status == ACL_SUCCESS) {

@@ -49,6 +49,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mg_strided.h"
 #include "mgrt_handle.h"
 #include "runtime_internal.h"
 
@@ -74,6 +75,12 @@ typedef struct vclock {
     size_t count, capacity;
 } vclock;
 
+/* An access as the race check keeps it (stream_access_of). */
+typedef struct stream_access {
+    mg_strided where;
+    int write;
+} stream_access;
+
 typedef struct event event;
 typedef struct report report;
 
@@ -86,7 +93,7 @@ typedef struct task_node {
     mgrt_task_release_fn release;
     void *task;
     long injected_fault;        /* MISHGRAD_FAULT_STEP's N when this step is to fail, else 0 */
-    mgrt_access *accesses;      /* byte ranges read and written (owned), for race checks */
+    stream_access *accesses;    /* byte ranges read and written (owned), for race checks */
     size_t access_count;
     uintptr_t *holds;           /* pins on the memory blocks of those ranges (rt_memory_hold), */
     size_t hold_count;          /* dropped when the node is done: a freed block outlives them */
@@ -211,6 +218,6 @@ aclError stream_check_timeout(const char *api, int32_t timeout);
 /* ---- stream_race.c ------------------------------------------------------------------------- */
 
 aclError stream_append_locked(const char *api, stream *s, aclrtStream handle, task_node *node, int wake_now);
-int stream_access_is_sound(const mgrt_access *x);
+void stream_access_of(const mgrt_access *x, stream_access *out);
 
 #endif /* STREAM_INTERNAL_H_ */

@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # folder -> rank; lower is further down. include/ is the public face every layer may use.
 LAYERS = {
     "include": 0,
+    "geometry": 0.5,
     "runtime": 1,
     "nnopbase": 2,
     "op_kernel": 2,
