@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mg_strided.h"
 #include "mgrt.h"
 #include "nnop.h"
 #include "nnop_internal.h"
@@ -445,14 +446,17 @@ void nnop_view_byte_range(const nnop_view *view, const void *data, uintptr_t *lo
     *hi = base + (uintptr_t)((view->max_elem + 1) * view->elem_size);
 }
 
+/* The view as an access, for the geometry leaf: dense when contiguous. */
+static void view_access(const nnop_view *v, const void *data, mg_strided *out) {
+    mg_strided_of_view(out, data, v->elem_size, v->rank, v->dims, v->strides, v->min_elem, v->max_elem, v->numel,
+                       v->contiguous);
+}
+
 int nnop_views_conflict(const nnop_view *a, const void *a_data, const nnop_view *b, const void *b_data) {
-    if (a->numel == 0 || b->numel == 0) return 0;
-    uintptr_t a_lo, a_hi, b_lo, b_hi;
-    nnop_view_byte_range(a, a_data, &a_lo, &a_hi);
-    nnop_view_byte_range(b, b_data, &b_lo, &b_hi);
-    if (!(a_lo < b_hi && b_lo < a_hi)) return 0;
-    int exact = a_lo == b_lo && a_hi == b_hi && a->contiguous && b->contiguous && a->elem_size == b->elem_size;
-    return !exact;
+    mg_strided ga, gb;
+    view_access(a, a_data, &ga);
+    view_access(b, b_data, &gb);
+    return mg_overlap_conservative(&ga, &gb);
 }
 
 /* Views spanning more elements than this are not enumerated: one that fails the quick

@@ -14,6 +14,7 @@
 #include <stdalign.h>
 #include <string.h>
 
+#include "mg_strided.h"
 #include "mgrt.h"
 #include "nnop.h"
 #include "nnop_internal.h"
@@ -587,24 +588,24 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
                     const slot *sl = output ? &e->outputs[i] : &e->inputs[i];
                     const unsigned char *data = output ? state.outputs[i] : state.inputs[i];
                     if (!sl->has_view || sl->view.numel == 0 || data == NULL) continue;
-                    mgrt_access *access = &accesses[access_count++];
-                    memset(access, 0, sizeof *access);
-                    access->ptr = data + sl->view.min_elem * sl->view.elem_size;
-                    access->bytes =
-                        (uint64_t)(sl->view.max_elem - sl->view.min_elem + 1) * (uint64_t)sl->view.elem_size;
-                    access->write = output;
                     /* A strided view touches only its elements, not its whole extent: say
                        which, so that a launch on another stream over the elements in its
-                       gaps (the other half of each row) is not taken for a race. The size-1
-                       dims are left out here, before the byte multiplication: their strides
-                       are never used and may be huge (stride * elem_size would overflow). */
-                    if (!sl->view.contiguous) {
-                        access->elem_bytes = (uint64_t)sl->view.elem_size;
-                        for (int d = 0; d < sl->view.rank; d++)
-                            if (sl->view.dims[d] > 1) {
-                                access->dims[access->rank] = sl->view.dims[d];
-                                access->strides[access->rank++] = sl->view.strides[d] * sl->view.elem_size;
-                            }
+                       gaps (the other half of each row) is not taken for a race. The
+                       geometry leaf builds it (size-1 dims left out before the byte
+                       multiplication: their strides may be huge). */
+                    mg_strided g;
+                    mg_strided_of_view(&g, data, sl->view.elem_size, sl->view.rank, sl->view.dims, sl->view.strides,
+                                       sl->view.min_elem, sl->view.max_elem, sl->view.numel, sl->view.contiguous);
+                    mgrt_access *access = &accesses[access_count++];
+                    memset(access, 0, sizeof *access);
+                    access->ptr = (const void *)g.base;
+                    access->bytes = g.bytes;
+                    access->write = output;
+                    access->rank = g.rank;
+                    access->elem_bytes = g.rank != 0 ? g.elem_bytes : 0;
+                    for (int d = 0; d < g.rank; d++) {
+                        access->dims[d] = g.dims[d];
+                        access->strides[d] = g.strides[d];
                     }
                 }
             }

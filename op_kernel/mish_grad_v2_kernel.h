@@ -4,7 +4,7 @@
  *   out[i] = grad[i] * mish'(x[i])
  *
  * computed in float32 for all three dtypes (16-bit inputs widened exactly, results rounded
- * to nearest-even; float32 held to 2 units of its error measure, the 16-bit dtypes by a
+ * to nearest-even; float32 held to 1 unit of its error measure (1.5 for g other than 1), the 16-bit dtypes by a
  * shorter evaluation to within 1 ulp of their format). Every ISA path runs the same
  * sequence of IEEE operations, so their results are identical bit for bit. `out` may be the same pointer as `grad` or `x`
  * (in-place); no other overlap is allowed. No element outside [0, n) is read or written.

@@ -11,6 +11,7 @@
  * context destroyed by another thread is seen as gone, never as freed memory.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +25,18 @@ static int device_set_count; /* aclrtSetDevice calls not yet undone by aclrtRese
 
 static _Thread_local void *current_context_token;
 
+/* The stream layer's hooks (rt_context_set_stream_hooks): set at every aclInit, to the same
+   value, before any context exists; atomic because a context may go on any thread. */
+static _Atomic(const rt_context_stream_hooks *) stream_hooks;
+
+void rt_context_set_stream_hooks(const rt_context_stream_hooks *hooks) {
+    atomic_store_explicit(&stream_hooks, hooks, memory_order_release);
+}
+
 static void context_destroy(void *object) {
     rt_context *ctx = object;
-    rt_stream_release_default(ctx);
+    const rt_context_stream_hooks *hooks = atomic_load_explicit(&stream_hooks, memory_order_acquire);
+    if (hooks != NULL) hooks->release_default(ctx);
     free(ctx);
 }
 
@@ -129,7 +139,8 @@ static aclError reset_device(const char *api, int32_t deviceId, int force) {
        was hold a stale token, and their calls get ACL_ERROR_RT_CONTEXT_NULL. */
     mgrt_handle_release(released, MGRT_HANDLE_CONTEXT);
     if (current_context_token == released) current_context_token = NULL;
-    size_t streams = rt_streams_release_of_context(released);
+    const rt_context_stream_hooks *hooks = atomic_load_explicit(&stream_hooks, memory_order_acquire);
+    size_t streams = hooks != NULL ? hooks->release_of_context(released) : 0;
     if (streams > 0)
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "%s: released %zu stream(s) of the default context", api, streams);
     return ACL_SUCCESS;

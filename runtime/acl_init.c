@@ -3,7 +3,6 @@
  * profile that MISHGRAD_SOC_VERSION selects. Devices and contexts: acl_context.c.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,38 +14,12 @@
 #define DEFAULT_SOC_NAME "MishGradV2-CPU"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int initialized = 0;
 /* Guarded by init_lock. CANN counts aclInit calls for aclFinalizeReference: the first sets
    1, each repeated one (still ACL_ERROR_REPEAT_INITIALIZE) adds 1. */
 static uint64_t init_references;
 /* A finalize has completed and no aclInit has succeeded since: the next finalize is a
    repeat. Starts 0, so a process that never initialized may finalize once, as in CANN. */
 static int finalized;
-/* fork(): the parent had called aclInit (ever_initialized) when this process was forked from
-   it (forked_child). Its stream workers and pool threads do not exist here, and its locks
-   and tables are a snapshot of another process's moment: waiting on that work hung for ever
-   (issue 25; PyTorch's DataLoader forks). A child gets ACL_ERROR_UNINITIALIZE and a message
-   from every call instead, without touching a lock. */
-static atomic_int ever_initialized;
-static atomic_int forked_child;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static void forked_into_child(void) {
-    if (!atomic_load(&ever_initialized)) return; /* forked before any aclInit: nothing exists */
-    atomic_store(&forked_child, 1);
-    atomic_store(&initialized, 0);
-}
-
-static void register_atfork(void) { pthread_atfork(NULL, NULL, forked_into_child); }
-
-static aclError refuse_forked(const char *api) {
-    return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE,
-                        "%s: this process was forked from one that had called aclInit; the runtime's threads and "
-                        "device state do not carry over into a forked child. Call acl in the parent only, fork "
-                        "before aclInit, or start the child with exec (Python: the 'spawn' start method, e.g. "
-                        "DataLoader(multiprocessing_context='spawn'))",
-                        api);
-}
 
 /* ---- product profiles -------------------------------------------------------------- */
 
@@ -137,26 +110,18 @@ static aclError select_soc_profile(void) {
 
 const mgrt_soc_profile *mgrt_soc(void) { return &soc_profile; }
 
-const char *aclrtGetSocName(void) { return atomic_load(&initialized) ? soc_name : NULL; }
+const char *aclrtGetSocName(void) { return mgrt_initialized() ? soc_name : NULL; }
 
 /* ---- init and finalize --------------------------------------------------------------- */
 
-int mgrt_initialized(void) { return atomic_load_explicit(&initialized, memory_order_acquire); }
-
-aclError rt_require_init(const char *api) {
-    if (mgrt_initialized()) return ACL_SUCCESS;
-    if (atomic_load(&forked_child)) return refuse_forked(api);
-    return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
-}
-
 aclError aclInit(const char *configPath) {
     /* Before init_lock: another thread of the parent may have held it at the fork. */
-    if (atomic_load(&forked_child)) return refuse_forked("aclInit");
-    pthread_once(&atfork_once, register_atfork);
+    aclError status = rt_refuse_if_forked("aclInit");
+    if (status != ACL_SUCCESS) return status;
+    rt_state_watch_fork();
     pthread_mutex_lock(&init_lock);
     rt_log_configure();
-    aclError status = ACL_SUCCESS;
-    if (atomic_load(&initialized)) {
+    if (mgrt_initialized()) {
         init_references++;
         status = mgrt_fail_at("aclInit", ACL_ERROR_REPEAT_INITIALIZE,
                               "aclInit: already initialized (%llu aclInit references now); call aclFinalize first",
@@ -169,8 +134,7 @@ aclError aclInit(const char *configPath) {
         rt_streams_open();
         init_references = 1;
         finalized = 0;
-        atomic_store(&ever_initialized, 1);
-        atomic_store(&initialized, 1);
+        rt_state_set_initialized(1);
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclInit: device 0 is this CPU, SoC profile %s (%s), %d threads",
                  soc_name, soc_profile.product, mgrt_num_threads());
     }
@@ -182,7 +146,7 @@ aclError aclInit(const char *configPath) {
 static void finalize_locked(void) {
     /* From here on, calls racing this one on other threads get ACL_ERROR_UNINITIALIZE;
        the memory calls already in flight finish before the blocks are released. */
-    atomic_store(&initialized, 0);
+    rt_state_set_initialized(0);
     /* Streams first: their queued work may still use memory. */
     size_t streams = rt_streams_destroy_all();
     /* Then every handle the program left registered (tensors, executors, ...): one
@@ -205,10 +169,10 @@ static aclError repeat_finalize(const char *api) {
 }
 
 aclError aclFinalize(void) {
-    if (atomic_load(&forked_child)) return refuse_forked("aclFinalize");
+    aclError status = rt_refuse_if_forked("aclFinalize");
+    if (status != ACL_SUCCESS) return status;
     pthread_mutex_lock(&init_lock);
-    aclError status = ACL_SUCCESS;
-    if (atomic_load(&initialized)) {
+    if (mgrt_initialized()) {
         /* Whatever the aclInit count: aclFinalizeReference is the counted form. */
         finalize_locked();
     } else if (finalized) {
@@ -223,9 +187,9 @@ aclError aclFinalize(void) {
 }
 
 aclError aclFinalizeReference(uint64_t *refCount) {
-    if (atomic_load(&forked_child)) return refuse_forked("aclFinalizeReference");
+    aclError status = rt_refuse_if_forked("aclFinalizeReference");
+    if (status != ACL_SUCCESS) return status;
     pthread_mutex_lock(&init_lock);
-    aclError status = ACL_SUCCESS;
     if (init_references == 0) {
         status = mgrt_fail_at("aclFinalizeReference", ACL_ERROR_REPEAT_FINALIZE,
                               "aclFinalizeReference: no aclInit reference is left (aclInit not called, or every "

@@ -1,5 +1,7 @@
 /*
- * runtime/acl_memory.c: device memory, host memory, copies and sets.
+ * runtime/acl_memory.c: device memory and host memory: the block tables, pins, allocation,
+ * release and host registration. Copies and sets, and the memory calls that wait for
+ * streams, sit above both memory and streams (acl_copy.c).
  *
  * Device 0 is this CPU, so a device block is host memory; the runtime keeps every live
  * block (address and size, sorted by address, found in O(log n)) so an operator can prove
@@ -113,14 +115,11 @@ static const block *table_overlapping(const block_table *table, uintptr_t addres
     return b->base + b->size > address ? b : NULL;
 }
 
-/* What [ptr, ptr + bytes) is among the device blocks, in one lookup: inside no block,
-   inside an aclrtMalloc block, or inside a range from aclrtHostRegister. */
-typedef enum device_range { RANGE_NOT_DEVICE, RANGE_MALLOCED, RANGE_REGISTERED } device_range;
-static device_range device_range_of(const void *ptr, uint64_t bytes) {
-    if (ptr == NULL) return RANGE_NOT_DEVICE;
+rt_device_range rt_memory_device_range(const void *ptr, uint64_t bytes) {
+    if (ptr == NULL) return RT_RANGE_NOT_DEVICE;
     pthread_mutex_lock(&memory_lock);
     const block *b = table_covering(&device_blocks, (uintptr_t)ptr, bytes);
-    device_range kind = b == NULL ? RANGE_NOT_DEVICE : b->registered ? RANGE_REGISTERED : RANGE_MALLOCED;
+    rt_device_range kind = b == NULL ? RT_RANGE_NOT_DEVICE : b->registered ? RT_RANGE_REGISTERED : RT_RANGE_MALLOCED;
     pthread_mutex_unlock(&memory_lock);
     return kind;
 }
@@ -190,11 +189,10 @@ void rt_memory_drop(uintptr_t token) {
     free(memory);
 }
 
-/* The first step of aclrtHostUnregister: marks the registered range starting at `base`
-   dying (no new pins, not live) and waits until no pin is held: a launch that checked it has
-   queued its work, and the queued work holding it has run. 0 when no live registered range
-   starts there (or another call has it). */
-static int begin_unregister(uintptr_t base) {
+/* The first step of aclrtHostUnregister (acl_copy.c): marks the range dying and waits until
+   no pin is held (runtime_internal.h). */
+int rt_memory_unregister_begin(const void *ptr) {
+    const uintptr_t base = (uintptr_t)ptr;
     pthread_mutex_lock(&memory_lock);
     block *b = table_find(&device_blocks, base);
     int found = b != NULL && !b->dying && b->registered;
@@ -210,13 +208,25 @@ static int begin_unregister(uintptr_t base) {
     return found;
 }
 
-/* 1 when [ptr, ptr + bytes) is page-locked host memory: inside one aclrtMallocHost block,
-   or a range aclrtHostRegister locked. */
-static int range_is_page_locked_host(const void *ptr, uint64_t bytes) {
+int rt_memory_is_page_locked_host(const void *ptr, uint64_t bytes) {
     pthread_mutex_lock(&memory_lock);
     int pinned = table_covering(&host_blocks, (uintptr_t)ptr, bytes) != NULL;
     pthread_mutex_unlock(&memory_lock);
-    return pinned || device_range_of(ptr, bytes) == RANGE_REGISTERED;
+    return pinned || rt_memory_device_range(ptr, bytes) == RT_RANGE_REGISTERED;
+}
+
+int rt_memory_in_host_block(const void *ptr, uint64_t bytes) {
+    pthread_mutex_lock(&memory_lock);
+    int host_block = table_covering(&host_blocks, (uintptr_t)ptr, bytes) != NULL;
+    pthread_mutex_unlock(&memory_lock);
+    return host_block;
+}
+
+void rt_memory_unregister_end(const void *ptr) {
+    pthread_mutex_lock(&memory_lock);
+    block *b = table_find(&device_blocks, (uintptr_t)ptr);
+    if (b != NULL) table_remove(&device_blocks, b);
+    pthread_mutex_unlock(&memory_lock);
 }
 
 /* ---- entering a memory call ------------------------------------------------------------------ */
@@ -239,6 +249,28 @@ static aclError leave(aclError status) {
     pthread_rwlock_unlock(&life);
     return status;
 }
+
+/* Like enter(), but a zero count succeeds once the runtime is initialized: CANN returns
+   before every other check (NULL pointers, the kind, the context) when there is nothing
+   to copy or set. *done is then 1, and nothing is held. */
+aclError rt_memory_enter_sized(const char *api, size_t count, int *done) {
+    *done = 0;
+    if (!mgrt_initialized()) return rt_require_init(api); /* as in enter(): never starve aclFinalize */
+    pthread_rwlock_rdlock(&life);
+    aclError status = rt_require_init(api);
+    if (status == ACL_SUCCESS && count == 0) {
+        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "%s: count is 0, nothing to do", api);
+        *done = 1;
+    } else if (status == ACL_SUCCESS) {
+        status = rt_require_context(api);
+    }
+    if (status != ACL_SUCCESS || *done) pthread_rwlock_unlock(&life);
+    return status;
+}
+
+aclError rt_memory_enter(const char *api) { return enter(api); }
+
+aclError rt_memory_leave(aclError status) { return leave(status); }
 
 /* ---- allocation ---------------------------------------------------------------------------------- */
 
@@ -353,14 +385,8 @@ static aclError release(const char *api, block_table *table, void *ptr) {
 }
 
 aclError aclrtFree(void *devPtr) { return release("aclrtFree", &device_blocks, devPtr); }
+aclError rt_memory_free_device(const char *api, void *devPtr) { return release(api, &device_blocks, devPtr); }
 
-/* CANN synchronizes the device first, so the free never races work still queued; its
-   errors are the synchronize's. */
-aclError aclrtFreeWithDevSync(void *devPtr) {
-    aclError status = aclrtSynchronizeDevice();
-    if (status != ACL_SUCCESS) return status;
-    return release("aclrtFreeWithDevSync", &device_blocks, devPtr);
-}
 aclError aclrtFreeHost(void *hostPtr) { return release("aclrtFreeHost", &host_blocks, hostPtr); }
 
 /* ---- host registration ------------------------------------------------------------------------------ */
@@ -413,267 +439,6 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
     /* Zero copy: the device address is the host address. */
     *devPtr = ptr;
     return leave(ACL_SUCCESS);
-}
-
-aclError aclrtHostUnregister(void *ptr) {
-    static const char api[] = "aclrtHostUnregister";
-    aclError status = enter(api);
-    if (status != ACL_SUCCESS) return status;
-    if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtHostUnregister: ptr is NULL"));
-    /* It waits for every stream, the one a blocking callback holds too: refused there. */
-    if ((status = rt_refuse_in_blocking_callback(api)) != ACL_SUCCESS) return leave(status);
-    /* Launches holding a pin queue first; queued work may still use the range. */
-    int found = begin_unregister((uintptr_t)ptr);
-    if (found) {
-        rt_streams_wait_all();
-        pthread_mutex_lock(&memory_lock);
-        block *b = table_find(&device_blocks, (uintptr_t)ptr);
-        if (b != NULL) table_remove(&device_blocks, b);
-        pthread_mutex_unlock(&memory_lock);
-    }
-    if (!found)
-        return leave(mgrt_fail_at(api, ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
-                                  "aclrtHostUnregister: %p is not the start of a range registered by "
-                                  "aclrtHostRegister (never registered, or unregistered already)",
-                                  ptr));
-    return leave(ACL_SUCCESS);
-}
-
-/* ---- copies and sets ------------------------------------------------------------------------------------ */
-
-/* Pins on the blocks a copy or set touches, taken before its checks: a block found live by
-   the checks then stays allocated until the copy is done (blocking) or queued (the queued
-   task pins it in turn), whatever aclrtFree / aclrtFreeHost a racing thread calls. */
-typedef struct range_holds {
-    uintptr_t tokens[4];
-    size_t count;
-} range_holds;
-
-static void hold_range(range_holds *h, const void *ptr, size_t count) {
-    h->count += rt_memory_hold(ptr, count, 1, &h->tokens[h->count]);
-}
-
-static aclError drop_holds(range_holds *h, aclError status) {
-    for (size_t i = 0; i < h->count; i++) rt_memory_drop(h->tokens[i]);
-    h->count = 0;
-    return status;
-}
-
-/* A side of a copy or set that must be device memory. Registered host memory is device
-   memory to operators (tensors), but CANN documents that the device address
-   aclrtHostRegister maps cannot be used for memory operations such as copies; here that
-   address is the host pointer itself, so a device side inside a registered range is it. */
-static aclError check_device_range(const char *api, const char *what, const void *ptr, size_t count) {
-    const device_range kind = device_range_of(ptr, count);
-    if (kind == RANGE_MALLOCED) return ACL_SUCCESS;
-    if (kind == RANGE_REGISTERED)
-        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID,
-                            "%s: %s range [%p, +%zu bytes) is host memory registered by aclrtHostRegister: its "
-                            "device address cannot be used for memory operations (copies, sets); pass it as the "
-                            "host side of a copy, or copy into aclrtMalloc memory",
-                            api, what, ptr, count);
-    return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                        "%s: %s range [%p, +%zu bytes) is not inside one live aclrtMalloc block", api, what, ptr,
-                        count);
-}
-
-/* Like enter(), but a zero count succeeds once the runtime is initialized: CANN returns
-   before every other check (NULL pointers, the kind, the context) when there is nothing
-   to copy or set. *done is then 1, and nothing is held. */
-static aclError enter_sized(const char *api, size_t count, int *done) {
-    *done = 0;
-    if (!mgrt_initialized()) return rt_require_init(api); /* as in enter(): never starve aclFinalize */
-    pthread_rwlock_rdlock(&life);
-    aclError status = rt_require_init(api);
-    if (status == ACL_SUCCESS && count == 0) {
-        mgrt_log(MGRT_LOG_INFO, "RUNTIME", "%s: count is 0, nothing to do", api);
-        *done = 1;
-    } else if (status == ACL_SUCCESS) {
-        status = rt_require_context(api);
-    }
-    if (status != ACL_SUCCESS || *done) pthread_rwlock_unlock(&life);
-    return status;
-}
-
-/* CANN's runtime refuses a zero or too small destination with 107000, after the acl
-   layer's checks. */
-static aclError check_capacity(const char *api, const char *capacity_name, size_t capacity, size_t count) {
-    if (capacity == 0) return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID, "%s: %s is 0", api, capacity_name);
-    if (count > capacity)
-        return mgrt_fail_at(api, ACL_ERROR_RT_PARAM_INVALID, "%s: count %zu exceeds %s %zu", api, count,
-                            capacity_name, capacity);
-    return ACL_SUCCESS;
-}
-
-/* Checks a copy's arguments (count > 0), in CANN's order: the pointers, the kind, the
-   capacity; then, for a blocking copy (same != NULL), *same is 1 when dst == src: CANN's
-   synchronous copy returns there, with nothing to copy and nothing more checked.
-   Otherwise *dst_dev / *src_dev say which sides are device memory, each checked against
-   the live blocks: CANN infers the direction from the pointers, but here a side the kind
-   calls device memory must be a live aclrtMalloc block, so that a stale device pointer is
-   refused instead of reaching freed memory. */
-static aclError check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count,
-                           aclrtMemcpyKind kind, int *same, int *dst_dev, int *src_dev) {
-    if (same != NULL) *same = 0;
-    if (dst == NULL || src == NULL)
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, dst == NULL ? "dst" : "src");
-    switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: *dst_dev = 0; *src_dev = 0; break;
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: *dst_dev = 1; *src_dev = 0; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: *dst_dev = 0; *src_dev = 1; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: *dst_dev = 1; *src_dev = 1; break;
-    case ACL_MEMCPY_DEFAULT:
-        /* The runtime tells the sides apart by the blocks it knows; a registered range is
-           the host pointer here (its device address takes no copies). */
-        *dst_dev = device_range_of(dst, 0) == RANGE_MALLOCED;
-        *src_dev = device_range_of(src, 0) == RANGE_MALLOCED;
-        break;
-    default:
-        /* CANN's acl layer translates 0..5 only; INNER/INTER_DEVICE_TO_DEVICE (6, 7) are
-           declared but refused there too. */
-        return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
-                            "%s: kind %d is not a copy kind; use ACL_MEMCPY_HOST_TO_HOST (0) .. "
-                            "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (5)",
-                            api, (int)kind);
-    }
-    aclError status = check_capacity(api, "destMax", destMax, count);
-    if (status != ACL_SUCCESS) return status;
-    if (same != NULL && dst == src) {
-        *same = 1;
-        return ACL_SUCCESS;
-    }
-    if (*dst_dev && (status = check_device_range(api, "dst", dst, count)) != ACL_SUCCESS) return status;
-    if (*src_dev && (status = check_device_range(api, "src", src, count)) != ACL_SUCCESS) return status;
-    /* CANN's runtime in EP mode (aclrtGetRunMode: ACL_HOST, as here) has no asynchronous copy
-       within host memory: HOST_TO_HOST, or DEFAULT between two host pointers, is 207000. */
-    if (same == NULL && !*dst_dev && !*src_dev)
-        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                            "%s: asynchronous host-to-host copies are not supported (%s; the run mode is "
-                            "ACL_HOST, CANN's EP mode, which refuses them); copy with aclrtMemcpy or memcpy",
-                            api, kind == ACL_MEMCPY_DEFAULT ? "ACL_MEMCPY_DEFAULT with two host pointers" : "kind ACL_MEMCPY_HOST_TO_HOST");
-    return ACL_SUCCESS;
-}
-
-aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
-    static const char api[] = "aclrtMemcpy";
-    int done = 0;
-    aclError status = enter_sized(api, count, &done);
-    if (status != ACL_SUCCESS || done) return status;
-    int same = 0, dst_dev = 0, src_dev = 0;
-    range_holds holds = {{0}, 0};
-    hold_range(&holds, dst, count);
-    hold_range(&holds, src, count);
-    if ((status = check_copy(api, dst, destMax, src, count, kind, &same, &dst_dev, &src_dev)) != ACL_SUCCESS)
-        return leave(drop_holds(&holds, status));
-    if (same) return leave(drop_holds(&holds, ACL_SUCCESS));
-    /* CANN: the copy happens at once, with no implicit device or stream synchronization, so
-       work queued on other memory is never waited for. Bytes that unfinished queued work
-       writes (or reads, when the copy writes them) are copied once that work is done. */
-    mgrt_access accesses[2] = {{.ptr = dst, .bytes = count, .write = 1}, {.ptr = src, .bytes = count, .write = 0}};
-    rt_streams_wait_overlapping(accesses, 2);
-    memmove(dst, src, count);
-    return leave(drop_holds(&holds, ACL_SUCCESS));
-}
-
-/* CANN: the memory set may be host or device memory, told apart by the address, and host
-   memory must come from acl (aclrtMallocHost): a range inside one live aclrtMallocHost block
-   is taken as host memory; anything else must be device memory. */
-static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t count) {
-    if (devPtr == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
-    aclError status = check_capacity(api, "maxCount", maxCount, count);
-    if (status != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&memory_lock);
-    int host_block = table_covering(&host_blocks, (uintptr_t)devPtr, count) != NULL;
-    pthread_mutex_unlock(&memory_lock);
-    return host_block ? ACL_SUCCESS : check_device_range(api, "devPtr", devPtr, count);
-}
-
-aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
-    static const char api[] = "aclrtMemset";
-    int done = 0;
-    aclError status = enter_sized(api, count, &done);
-    if (status != ACL_SUCCESS || done) return status;
-    range_holds holds = {{0}, 0};
-    hold_range(&holds, devPtr, count);
-    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(drop_holds(&holds, status));
-    /* Like aclrtMemcpy: waits only for queued work on the bytes it sets. */
-    mgrt_access access = {.ptr = devPtr, .bytes = count, .write = 1};
-    rt_streams_wait_overlapping(&access, 1);
-    memset(devPtr, value, count);
-    return leave(drop_holds(&holds, ACL_SUCCESS));
-}
-
-/* A queued copy or set. */
-typedef struct copy_task {
-    void *dst;
-    const void *src; /* NULL: a set */
-    size_t count;
-    int value;
-} copy_task;
-
-static int32_t copy_run(void *task) {
-    copy_task *t = task;
-    if (t->src != NULL)
-        memmove(t->dst, t->src, t->count);
-    else
-        memset(t->dst, t->value, t->count);
-    return 0;
-}
-
-static void copy_release(void *task) { mgrt_free(task); }
-
-aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                          aclrtStream stream) {
-    static const char api[] = "aclrtMemcpyAsync";
-    int done = 0;
-    aclError status = enter_sized(api, count, &done);
-    if (status != ACL_SUCCESS || done) return status;
-    int dst_dev = 0, src_dev = 0;
-    range_holds holds = {{0}, 0};
-    hold_range(&holds, dst, count);
-    hold_range(&holds, src, count);
-    if ((status = check_copy(api, dst, destMax, src, count, kind, NULL, &dst_dev, &src_dev)) != ACL_SUCCESS)
-        return leave(drop_holds(&holds, status));
-    /* CANN: with page-locked host memory (aclrtMallocHost, or a range aclrtHostRegister
-       locked) the copy is asynchronous; with pageable host memory (malloc) the call returns
-       once the copy is done. */
-    const int src_pageable = !src_dev && !range_is_page_locked_host(src, count);
-    int pageable = (!dst_dev && !range_is_page_locked_host(dst, count)) || src_pageable;
-    /* Inside a blocking callback the copy may be queued behind that very callback, and
-       waiting for it would deadlock (issue 25): a pageable source is staged now, as a driver
-       stages pageable memory, so the call can return before the copy runs. */
-    const int staged = pageable && src_pageable && rt_streams_in_blocking_callback();
-    copy_task *t = mgrt_malloc(sizeof *t + (staged ? count : 0));
-    if (t == NULL)
-        return leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemcpyAsync: out of memory")));
-    if (staged) memcpy(t + 1, src, count);
-    t->dst = dst;
-    t->src = staged ? (const void *)(t + 1) : src;
-    t->count = count;
-    t->value = 0;
-    mgrt_access accesses[2] = {{.ptr = dst, .bytes = count, .write = 1}, {.ptr = src, .bytes = count, .write = 0}};
-    status = rt_stream_submit_acl(api, stream, copy_run, copy_release, t, accesses, staged ? 1 : 2, pageable);
-    return leave(drop_holds(&holds, status));
-}
-
-aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
-    static const char api[] = "aclrtMemsetAsync";
-    int done = 0;
-    aclError status = enter_sized(api, count, &done);
-    if (status != ACL_SUCCESS || done) return status;
-    range_holds holds = {{0}, 0};
-    hold_range(&holds, devPtr, count);
-    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return leave(drop_holds(&holds, status));
-    copy_task *t = mgrt_malloc(sizeof *t);
-    if (t == NULL)
-        return leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemsetAsync: out of memory")));
-    t->dst = devPtr;
-    t->src = NULL;
-    t->count = count;
-    t->value = value;
-    mgrt_access access = {.ptr = devPtr, .bytes = count, .write = 1};
-    return leave(drop_holds(&holds, rt_stream_submit_acl(api, stream, copy_run, copy_release, t, &access, 1, 0)));
 }
 
 /* ---- information ---------------------------------------------------------------------------------------- */

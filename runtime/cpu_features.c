@@ -11,6 +11,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +50,17 @@ static unsigned detect(void) { return MGRT_CPU_NEON; }
 static unsigned detect(void) { return 0; }
 #endif
 
-static const char *const isa_names[] = {"scalar", "avx2", "avx512", "neon"};
-static const unsigned isa_needs[] = {0, MGRT_CPU_AVX2, MGRT_CPU_AVX2 | MGRT_CPU_AVX512, MGRT_CPU_NEON};
-enum { ISA_COUNT = sizeof isa_names / sizeof isa_names[0] };
+/* The ISAs by name, worst first (mgrt_isa_list.inc). */
+typedef struct isa_entry {
+    const char *name;
+    unsigned needs;
+} isa_entry;
+static const isa_entry isa_list[] = {
+#define MGRT_ISA(name, needs, arch, simd, flags) {#name, needs},
+#include "mgrt_isa_list.inc"
+#undef MGRT_ISA
+};
+enum { ISA_LIST_COUNT = sizeof isa_list / sizeof isa_list[0] };
 
 static unsigned cpu_features;
 static const char *chosen_isa = "scalar";
@@ -67,20 +76,21 @@ unsigned mgrt_cpu_features(void) {
 
 static int isa_index(const char *isa) {
     if (isa == NULL) return -1;
-    for (int i = 0; i < ISA_COUNT; i++)
-        if (strcmp(isa, isa_names[i]) == 0) return i;
+    for (int i = 0; i < ISA_LIST_COUNT; i++)
+        if (strcmp(isa, isa_list[i].name) == 0) return i;
     return -1;
 }
 
 int mgrt_cpu_supports_isa(const char *isa) {
     const int i = isa_index(isa);
-    return i >= 0 && (mgrt_cpu_features() & isa_needs[i]) == isa_needs[i];
+    return i >= 0 && (mgrt_cpu_features() & isa_list[i].needs) == isa_list[i].needs;
 }
 
+/* The list runs worst first: the last ISA this CPU runs is its best. */
 const char *mgrt_cpu_best_isa(void) {
-    static const char *const preference[] = {"avx512", "avx2", "neon"};
-    for (size_t i = 0; i < sizeof preference / sizeof preference[0]; i++)
-        if (mgrt_cpu_supports_isa(preference[i])) return preference[i];
+    for (int i = ISA_LIST_COUNT - 1; i >= 0; i--)
+        if (mgrt_cpu_supports_isa(isa_list[i].name))
+            return isa_list[i].name;
     return "scalar";
 }
 
@@ -91,11 +101,14 @@ static void choose(void) {
     if (wanted == NULL || wanted[0] == '\0' || strcmp(wanted, "auto") == 0) return;
     const int i = isa_index(wanted);
     if (i < 0) {
-        rt_log_notice("MISHGRAD", "MISHGRAD_ISA=%s is not one of scalar|avx2|avx512|neon|auto; using %s", wanted, best);
+        char names[128] = "";
+        for (int k = 0; k < ISA_LIST_COUNT; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s|", isa_list[k].name);
+        rt_log_notice("MISHGRAD", "MISHGRAD_ISA=%s is not one of %sauto; using %s", wanted, names, best);
     } else if (!mgrt_cpu_supports_isa(wanted)) {
         rt_log_notice("MISHGRAD", "MISHGRAD_ISA=%s: this CPU lacks it; using %s", wanted, best);
     } else {
-        chosen_isa = isa_names[i];
+        chosen_isa = isa_list[i].name;
     }
 }
 

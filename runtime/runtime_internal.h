@@ -29,27 +29,68 @@ long rt_fault_step_planned(void);
 size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t tokens[2]);
 void rt_memory_drop(uintptr_t token);
 
-/* acl_stream.c: streams take work from now on (aclInit). */
+/* acl_memory.c, for the calls above memory (acl_copy.c). rt_memory_enter holds the memory
+   layer's life lock for reading (aclFinalize waits for it) and checks the runtime and the
+   calling thread's context; on failure nothing is held. rt_memory_enter_sized does the same,
+   but a zero count succeeds with *done 1 and nothing held (CANN returns before every other
+   check when there is nothing to copy or set). rt_memory_leave drops the lock, passing
+   `status` through. */
+aclError rt_memory_enter(const char *api);
+aclError rt_memory_enter_sized(const char *api, size_t count, int *done);
+aclError rt_memory_leave(aclError status);
+/* What [ptr, ptr + bytes) is among the device blocks, in one lookup: inside no block,
+   inside an aclrtMalloc block, or inside a range from aclrtHostRegister. */
+typedef enum rt_device_range { RT_RANGE_NOT_DEVICE, RT_RANGE_MALLOCED, RT_RANGE_REGISTERED } rt_device_range;
+rt_device_range rt_memory_device_range(const void *ptr, uint64_t bytes);
+/* 1 when [ptr, ptr + bytes) lies inside one live aclrtMallocHost block. */
+int rt_memory_in_host_block(const void *ptr, uint64_t bytes);
+/* 1 when [ptr, ptr + bytes) is page-locked host memory: inside one aclrtMallocHost block,
+   or a range aclrtHostRegister locked. */
+int rt_memory_is_page_locked_host(const void *ptr, uint64_t bytes);
+/* aclrtFree of a device block, as `api` (inside rt_memory_enter's lock: it takes it itself). */
+aclError rt_memory_free_device(const char *api, void *devPtr);
+/* aclrtHostUnregister in two steps around its wait for the streams: _begin marks the
+   registered range starting at `ptr` dying (no new pins, not live) and waits until no pin
+   is held (a launch that checked it has queued its work, and the queued work holding it has
+   run); 0 when no live registered range starts there (or another call has it). _end takes
+   the range out of the table. */
+int rt_memory_unregister_begin(const void *ptr);
+void rt_memory_unregister_end(const void *ptr);
+
+/* stream_finalize.c: streams take work from now on (aclInit); installs the context hooks. */
 void rt_streams_open(void);
-/* acl_stream.c: waits for the work queued so far on every stream, leaving any error for
+/* stream_wait.c: waits for the work queued so far on every stream, leaving any error for
    the next synchronize (memory calls use it so they never race queued work). */
 void rt_streams_wait_all(void);
-/* acl_stream.c: for a blocking call (aclrtMemcpy, aclrtMemset) about to touch `accesses`:
+/* stream_race.c: for a blocking call (aclrtMemcpy, aclrtMemset) about to touch `accesses`:
    waits for the unfinished queued tasks whose declared ranges overlap them (one side
    writing), and for nothing else, leaving any error for the next synchronize. */
 void rt_streams_wait_overlapping(const mgrt_access *accesses, size_t access_count);
-/* acl_stream.c: 1 while the calling thread runs an ACL_CALLBACK_BLOCK callback (inside
-   aclrtProcessReport): a pageable copy queued then must not wait for itself. */
-int rt_streams_in_blocking_callback(void);
-/* acl_stream.c: 0, or 207000 with the message set when the calling thread runs an
-   ACL_CALLBACK_BLOCK callback (calls that wait for whole contexts or every stream). */
-aclError rt_refuse_in_blocking_callback(const char *api);
-/* acl_stream.c: drains and destroys every stream, the default one too (aclFinalize);
+/* stream_finalize.c: drains and destroys every stream, the default one too (aclFinalize);
    returns how many user streams were still alive. */
 size_t rt_streams_destroy_all(void);
 
-/* acl_init.c: 0 or ACL_ERROR_UNINITIALIZE with the message set, naming `api`. */
+/* ---- the life state (rt_state.c, a leaf) --------------------------------------------------- */
+
+/* 0 or ACL_ERROR_UNINITIALIZE with the message set, naming `api`. */
 aclError rt_require_init(const char *api);
+/* 0, or ACL_ERROR_UNINITIALIZE with the message set in a child forked from a process that
+   had called aclInit (nothing of the parent's runtime works there). */
+aclError rt_refuse_if_forked(const char *api);
+/* aclInit: watch for fork() from now on (once per process). */
+void rt_state_watch_fork(void);
+/* aclInit (1) and aclFinalize (0): what mgrt_initialized answers. */
+void rt_state_set_initialized(int on);
+/* aclrtProcessReport, around each ACL_CALLBACK_BLOCK callback it runs. */
+void rt_blocking_callback_enter(void);
+void rt_blocking_callback_leave(void);
+/* 1 while the calling thread runs an ACL_CALLBACK_BLOCK callback (inside
+   aclrtProcessReport): a pageable copy queued then must not wait for itself. */
+int rt_streams_in_blocking_callback(void);
+/* 0, or 207000 with the message set when the calling thread runs an ACL_CALLBACK_BLOCK
+   callback (calls that wait for whole contexts or every stream). */
+aclError rt_refuse_in_blocking_callback(const char *api);
+
 /* acl_config.c: checks aclInit's configuration file as CANN does (NULL or "": none);
    0, ACL_ERROR_INVALID_FILE or ACL_ERROR_PARSE_FILE with the message set. */
 aclError rt_config_check(const char *api, const char *path);
@@ -79,10 +120,20 @@ void rt_context_leave(rt_context *ctx);
 aclError rt_require_context(const char *api);
 /* aclFinalize: the default context goes; every thread's current context is gone. */
 void rt_contexts_finalize(void);
+/* What a context's end does to its streams. Contexts sit below the streams, so the stream
+   layer installs these (rt_streams_open, at aclInit, before any context exists):
+   release_default drains and releases a context's default stream as the context goes;
+   release_of_context finishes the work of every stream created in the context
+   `context_token`, releases their handles and returns how many there were. */
+typedef struct rt_context_stream_hooks {
+    void (*release_default)(rt_context *ctx);
+    size_t (*release_of_context)(const void *context_token);
+} rt_context_stream_hooks;
+void rt_context_set_stream_hooks(const rt_context_stream_hooks *hooks);
 
-/* ---- streams (acl_stream.c) --------------------------------------------------------------- */
+/* ---- streams (stream_finalize.c, acl_stream.c) -------------------------------------------------------- */
 
-/* A context's default stream goes with it (drained first). */
+/* stream_finalize.c: a context's default stream goes with it (drained first). */
 void rt_stream_release_default(rt_context *ctx);
 /* Finishes the work queued on every stream created in the context `context_token`, then
    releases their handles (they become stale); returns how many there were. */

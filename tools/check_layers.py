@@ -4,7 +4,9 @@
 Invariant: each library folder has a rank (LAYERS below); a quoted #include may reach only a
 folder of lower rank or its own. Folders of equal rank are peers and may not include each
 other (that is how a circle starts). Inside op_host/elementwise, *_l0.c may not call a
-function defined in *_l2.c. Exit status 1 names every violation.
+function defined in *_l2.c. Inside runtime/, each source file has a tier (RUNTIME_TIERS) and
+may call only functions defined in its own file or in a lower tier: no circle, no arrow up.
+Exit status 1 names every violation. `--look runtime` prints the runtime's file-to-file calls.
 """
 import os
 import re
@@ -15,12 +17,43 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # folder -> rank; lower is further down. include/ is the public face every layer may use.
 LAYERS = {
     "include": 0,
+    "geometry": 0.5,
     "runtime": 1,
     "nnopbase": 2,
     "op_kernel": 2,
     "op_host/elementwise": 3,
     "op_host/op_api": 4,
 }
+
+# runtime/ inside: tiers of source files, lowest first. A file may call functions of its own
+# file and of lower tiers only (files of one tier are peers). A new runtime file must be
+# placed here.
+RUNTIME_TIERS = [
+    # errors and logs: everything reports through them
+    ["acl_error.c"],
+    # leaves: faults and the library's allocations, handles, the CPU, the pool, the
+    # configuration file, the init state
+    ["fault_injection.c", "handle_registry.c", "cpu_features.c", "thread_pool.c", "acl_config.c",
+     "rt_state.c"],
+    ["acl_base.c"],
+    # tensor descriptions; contexts (they reach their streams through a hook the stream
+    # layer installs)
+    ["acl_tensor_desc.c", "acl_context.c", "acl_op.c"],
+    # device memory: blocks, pins, allocation, registration
+    ["acl_memory.c"],
+    # streams, bottom up: the queue and its workers; waiting; the race check and queueing;
+    # the stream API and submission; events and callbacks; finalize
+    ["stream_queue.c"],
+    ["stream_wait.c"],
+    ["stream_race.c"],
+    ["acl_stream.c"],
+    ["acl_event.c", "acl_callback.c"],
+    ["stream_finalize.c"],
+    # above memory and streams: copies and sets, and the memory calls that wait for streams
+    ["acl_copy.c"],
+    # the top: aclInit / aclFinalize
+    ["acl_init.c"],
+]
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 DEF_RE = re.compile(r"^(?!static\b)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;]*?\)\s*\{", re.M)
@@ -55,7 +88,55 @@ def owners_by_name(files):
     return owners
 
 
+COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", re.S)
+
+
+def runtime_calls():
+    """(caller file, callee file, function) for every call between two runtime sources."""
+    folder = os.path.join(ROOT, "runtime")
+    texts, defined = {}, {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".c"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                texts[name] = COMMENT_RE.sub(" ", f.read())
+            for fn in DEF_RE.findall(texts[name]):
+                defined.setdefault(fn, name)
+    calls = set()
+    for name, text in texts.items():
+        for word in set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", text)):
+            where = defined.get(word)
+            if where is not None and where != name:
+                calls.add((name, where, word))
+    return sorted(calls), sorted(texts)
+
+
+def check_runtime(errors):
+    tier = {name: i for i, names in enumerate(RUNTIME_TIERS) for name in names}
+    calls, names = runtime_calls()
+    for name in names:
+        if name not in tier:
+            errors.append(f"runtime/{name}: not placed in RUNTIME_TIERS (tools/check_layers.py)")
+    for caller, callee, fn in calls:
+        if caller in tier and callee in tier and tier[callee] >= tier[caller]:
+            how = "a peer" if tier[callee] == tier[caller] else "a file above it"
+            errors.append(f"runtime/{caller}: calls {fn} of runtime/{callee}, {how}")
+
+
+def look_runtime():
+    calls, _ = runtime_calls()
+    edges = {}
+    for caller, callee, fn in calls:
+        edges.setdefault((caller, callee), []).append(fn)
+    tier = {name: i for i, names in enumerate(RUNTIME_TIERS) for name in names}
+    for (caller, callee), fns in sorted(edges.items(), key=lambda e: (tier.get(e[0][0], 99), e[0])):
+        up = tier.get(callee, 99) >= tier.get(caller, -1)
+        print(f"{'UP ' if up else '   '}{caller} -> {callee}: {', '.join(sorted(fns))}")
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--look", "runtime"]:
+        return look_runtime()
     files = sorted(set(sources()))
     owners = owners_by_name(files)
     errors = []
@@ -95,6 +176,8 @@ def main():
             for name, where in defined.items():
                 if re.search(r"\b" + re.escape(name) + r"\s*\(", text):
                     errors.append(f"{path}: calls {name}, defined in {where} (L0 calling up into L2)")
+
+    check_runtime(errors)
 
     for e in errors:
         print("check_layers:", e)

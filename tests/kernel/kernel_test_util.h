@@ -13,14 +13,21 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mish_grad_v2_isa.h"
+#include "mish_grad_v2_kernel.h"
+#define MG_KERNEL_OP mish_grad_v2
+#include "kernel_tables.h"
+#undef MG_KERNEL_OP
 #include "mish_grad_v2_kernel.h"
 
 static inline uint32_t kt_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
 static inline float kt_float(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
 
 /* Every ISA name the dispatcher knows; kt_tables() keeps those this machine can run. */
-static const char *const kt_isa_names[] = {"scalar", "avx2", "avx512", "neon"};
+static const char *const kt_isa_names[] = {
+#define MGRT_ISA(name, needs, arch, simd, flags) #name,
+#include "mgrt_isa_list.inc"
+#undef MGRT_ISA
+};
 
 /* With MISHGRAD_ISA naming one ISA, only "scalar" and that one are listed. */
 static inline int kt_isa_listed(const char *isa) {
@@ -30,7 +37,7 @@ static inline int kt_isa_listed(const char *isa) {
 }
 
 /* The plain AVX-512 table of an operator, where this build has both AVX-512 tables (else NULL) */
-#if defined(MG_HAVE_AVX512) && defined(MG_HAVE_AVX512_BF16)
+#if defined(MG_HAVE_AVX512) && defined(MG_HAVE_AVX512BF16)
 #define KT_PLAIN_AVX512(table) (table)
 #else
 #define KT_PLAIN_AVX512(table) NULL

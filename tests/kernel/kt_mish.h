@@ -6,8 +6,10 @@
 #define KT_MISH_H_
 
 #include "kernel_test_util.h"
-#include "mish_isa.h"
 #include "mish_kernel.h"
+#define MG_KERNEL_OP mish
+#include "kernel_tables.h"
+#undef MG_KERNEL_OP
 
 /* Every forward table this machine can run (see KT_DEFINE_TABLES) */
 KT_DEFINE_TABLES(kt_mish_tables, mish_kernels, mish_kernels_for, &mish_kernels_avx512)

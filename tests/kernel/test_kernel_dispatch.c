@@ -68,7 +68,7 @@ MG_TEST(first_call_from_many_threads_agrees_with_the_cpu) {
         MG_CHECK(strstr(log, "MISHGRAD_ISA") == NULL);
     }
     free(log);
-#if defined(MG_HAVE_AVX512_BF16)
+#if defined(MG_HAVE_AVX512BF16)
     /* "avx512" is the AVX512_BF16 build of the path exactly where the CPU has it */
     if (strcmp(expect, "avx512") == 0)
         MG_CHECK((backward == &mish_grad_v2_kernels_avx512bf16) == kt_cpu_has_isa("avx512bf16"));
