@@ -332,8 +332,9 @@ static int post_report_locked(stream *s, report *rep) {
 }
 
 /* Runs the head node of `s` if it can run now (sched held, !s->running, s->head != NULL).
-   Returns 1 when a node finished (the lock may have been dropped meanwhile), 0 when the head
-   is blocked (an event wait not satisfied, a blocking callback not yet returned). */
+   Returns 1 when a node finished (the lock may have been dropped meanwhile) or a blocking
+   callback was just handed to the calling thread, 0 when the head is blocked (an event wait
+   not satisfied, a blocking callback not yet returned). */
 static int step_locked(stream *s) {
     task_node *node = s->head;
     switch (node->kind) {
@@ -406,6 +407,10 @@ static int step_locked(stream *s) {
                 finish_node_locked(s, node);
                 return 1;
             }
+            /* Handed to the calling thread itself (the stream's subscriber, stepping the stream
+               in a wait): the wait must look again (and see the deadlock), or it sleeps through
+               the wake-up it just sent itself, for ever (round-3 attack). */
+            if (rep->thread_id == (uint64_t)pthread_self()) return 1;
         }
         if (!rep->done) return 0;
         pop_node(s);
@@ -736,6 +741,12 @@ static int wait_stream_locked(stream *s, uint64_t target, int32_t timeout_ms) {
 /* The refusal of a call that would wait for work behind a blocking callback the calling
    thread is running (issue 25's round-3 attack: it hung). */
 static aclError waits_for_own_callback(const char *api, const char *what) {
+    if (!rt_streams_in_blocking_callback()) /* the callback is queued for this thread, not running */
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: %s stands at an ACL_CALLBACK_BLOCK callback that only the calling thread can "
+                            "run (the thread subscribed to it with aclrtSubscribeReport): the wait would never "
+                            "end. Call aclrtProcessReport on this thread first, or subscribe another thread",
+                            api, what);
     return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: called inside an ACL_CALLBACK_BLOCK callback that %s stands at: the work it would "
                         "wait for runs only after the callback returns. Wait after the callback, or launch it "

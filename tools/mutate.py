@@ -479,6 +479,7 @@ def main():
     ap.add_argument("--report-only", action="store_true", help="write report.md from results.jsonl and exit")
     ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
     args = ap.parse_args()
+    args.work = os.path.abspath(args.work)  # the pytest stage's script runs in another directory
 
     per_layer = all_sites()
     layers = [l for l, _, _ in LAYERS if not args.layers or l in args.layers.split(",")]
@@ -543,7 +544,13 @@ def main():
         baseline[t["name"]] = (status, elapsed)
         if status != "passed":
             print("  baseline %s: %s (left out)" % (t["name"], status), flush=True)
+            if status != "skipped":  # why, so a layer left without its tests is noticed
+                print("    " + "\n    ".join(out.strip().split("\n")[-15:]), flush=True)
     tests = [t for t in tests if baseline[t["name"]][0] == "passed"]
+    if pytest_test is not None and baseline[pytest_test["name"]][0] != "passed":
+        # the python layer's only judge: without it every mutant there would "survive"
+        raise SystemExit("mutate.py: the package's pytest suite fails unmutated (above); fix it or leave "
+                         "the python layer out (--layers)")
     for t in tests:
         t["seconds"] = baseline[t["name"]][1]
     print("mutate.py: %d tests pass unmutated (%.1f s)" % (len(tests), sum(t["seconds"] for t in tests)), flush=True)

@@ -6,8 +6,9 @@
  * sanitizer.
  *
  * CTest runs each case in a process of its own (`<program> <case>`: mg_test.h runs the
- * cases whose name contains the argument), since many end the runtime or fork; a case that
- * cannot run here calls MG_SKIP (exit 77, SKIP_RETURN_CODE in tests/reliability/CMakeLists.txt).
+ * cases whose name contains the argument, so no case name may contain another), since many
+ * end the runtime or fork; a case that cannot run here calls MG_SKIP (exit 77,
+ * SKIP_RETURN_CODE in tests/reliability/CMakeLists.txt).
  */
 #ifndef REL_SETUP_H_
 #define REL_SETUP_H_

@@ -187,4 +187,120 @@ MG_TEST(report_unsubscribed) {
     REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
+/* ---- the stream's own subscriber waits on it (round-3 attack, second campaign) ---------------- */
+
+/* A thread subscribed to a stream queues a blocking callback on it, then waits on the stream.
+   Only this thread can run the callback (aclrtProcessReport), so the wait can never end: the
+   waits stepped the stream themselves, handed the callback to their own thread, and slept
+   through the wake-up they had just sent (aclrtSynchronizeStream, aclrtSynchronizeEvent,
+   aclrtSynchronizeDevice, aclrtDestroyStream and a copy of the bytes queued behind the
+   callback hung for ever; only the timed waits, which do not step, saw the deadlock). Each
+   wait is refused at once (207000, a message telling what to do); the copy does not wait
+   for the work behind the callback (as in a callback, item 4); once the thread runs the
+   callback, the stream finishes. */
+static int own_ran;
+static void own_callback(void *user) {
+    (void)user;
+    own_ran++;
+}
+
+MG_TEST(own_subscriber_waits) {
+    rel_start_runtime();
+    aclrtStream s = NULL;
+    aclrtEvent ev = NULL;
+    void *dev = NULL;
+    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
+    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
+    REL_CHECK(aclrtMalloc(&dev, CB_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    REL_CHECK(aclrtMemset(dev, CB_BYTES, 0x00, CB_BYTES) == ACL_SUCCESS, "aclrtMemset");
+    REL_CHECK(aclrtSubscribeReport((uint64_t)pthread_self(), s) == ACL_SUCCESS, "subscribe this thread");
+    REL_WATCHDOG(20);
+    /* Each wait meets a fresh callback, which the wait itself reaches (nothing else queued
+       wakes the stream's worker, except the event's record), then the thread runs it. */
+    static const char *const names[] = {"aclrtSynchronizeStream", "aclrtSynchronizeEvent",
+                                        "aclrtSynchronizeDevice", "aclrtDestroyStream",
+                                        "aclrtSynchronizeStreamWithTimeout"};
+    for (int i = 0; i < 5; i++) {
+        REL_CHECK(aclrtLaunchCallback(own_callback, NULL, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
+        aclError r = ACL_SUCCESS;
+        switch (i) {
+        case 0: r = aclrtSynchronizeStream(s); break;
+        case 1:
+            REL_CHECK(aclrtRecordEvent(ev, s) == ACL_SUCCESS, "aclrtRecordEvent");
+            r = aclrtSynchronizeEvent(ev);
+            break;
+        case 2: r = aclrtSynchronizeDevice(); break;
+        case 3: r = aclrtDestroyStream(s); break;
+        default: r = aclrtSynchronizeStreamWithTimeout(s, 10000); break;
+        }
+        const char *said = rel_message();
+        REL_CHECK(r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s returned %d, want 207000", names[i], r);
+        REL_CHECK(strstr(said, names[i]) != NULL && strstr(said, "only the calling thread can run") != NULL &&
+                      strstr(said, "aclrtProcessReport") != NULL,
+                  "%s's message: \"%s\"", names[i], said);
+        REL_CHECK(aclrtProcessReport(5000) == ACL_SUCCESS, "aclrtProcessReport after %s", names[i]);
+        REL_CHECK(own_ran == i + 1, "after %s: the callback ran %d time(s), want %d", names[i], own_ran, i + 1);
+        REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream after the callback");
+    }
+    /* A copy of bytes a memset queued behind the callback writes: it does not wait for work
+       that cannot run before this thread runs the callback (as in a callback, item 4). */
+    REL_CHECK(aclrtLaunchCallback(own_callback, NULL, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
+    REL_CHECK(aclrtMemsetAsync(dev, CB_BYTES, 0x77, CB_BYTES, s) == ACL_SUCCESS, "aclrtMemsetAsync");
+    unsigned char seen[64];
+    memset(seen, 0xEE, sizeof seen);
+    REL_CHECK(aclrtMemcpy(seen, sizeof seen, dev, sizeof seen, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS,
+              "a copy of the bytes queued behind the callback");
+    REL_CHECK(seen[0] == 0x00 && seen[63] == 0x00, "the copy saw the bytes before the queued memset: %#x", seen[0]);
+    REL_CHECK(aclrtProcessReport(5000) == ACL_SUCCESS, "aclrtProcessReport");
+    REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream after the callback");
+    alarm(0);
+    REL_CHECK(own_ran == 6, "the callbacks ran %d time(s), want 6", own_ran);
+    REL_CHECK(aclrtMemcpy(seen, sizeof seen, dev, sizeof seen, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, "read back");
+    REL_CHECK(seen[0] == 0x77 && seen[63] == 0x77, "the memset behind the callback ran: %#x", seen[0]);
+    REL_CHECK(aclrtUnSubscribeReport((uint64_t)pthread_self(), s) == ACL_SUCCESS, "aclrtUnSubscribeReport");
+    REL_CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS, "aclrtDestroyEvent");
+    REL_CHECK(aclrtDestroyStream(s) == ACL_SUCCESS, "aclrtDestroyStream");
+    REL_CHECK(aclrtFree(dev) == ACL_SUCCESS, "aclrtFree");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* The same from inside a blocking callback on another stream: the callback subscribes its own
+   thread to a second stream, queues a blocking callback there and synchronizes it (it hung). */
+static aclError nested_sync;
+static int nested_message_ok;
+static void serving_callback(void *user) {
+    aclrtStream *second = user;
+    (void)aclrtSubscribeReport((uint64_t)pthread_self(), *second);
+    (void)aclrtLaunchCallback(own_callback, NULL, ACL_CALLBACK_BLOCK, *second);
+    nested_sync = aclrtSynchronizeStream(*second);
+    nested_message_ok = rel_message_has("ACL_CALLBACK_BLOCK");
+    atomic_store(&cb_ran, 1);
+}
+
+MG_TEST(serving_callback_syncs_its_stream) {
+    rel_start_runtime();
+    REL_CHECK(aclrtGetCurrentContext(&cb_context) == ACL_SUCCESS, "aclrtGetCurrentContext");
+    aclrtStream s = NULL, second = NULL;
+    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS && aclrtCreateStream(&second) == ACL_SUCCESS, "aclrtCreateStream");
+    pthread_t t;
+    pthread_create(&t, NULL, callback_thread, NULL);
+    REL_CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    REL_WATCHDOG(20);
+    REL_CHECK(aclrtLaunchCallback(serving_callback, &second, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS,
+              "aclrtLaunchCallback");
+    REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
+    REL_CHECK(atomic_load(&cb_ran), "the callback ran");
+    REL_CHECK(nested_sync == ACL_ERROR_RT_FEATURE_NOT_SUPPORT && nested_message_ok,
+              "aclrtSynchronizeStream in the callback returned %d (want 207000, a message)", nested_sync);
+    /* the callback thread's loop runs the second stream's callback afterwards */
+    REL_CHECK(aclrtSynchronizeStream(second) == ACL_SUCCESS, "aclrtSynchronizeStream(second)");
+    alarm(0);
+    REL_CHECK(own_ran == 1, "the second stream's callback ran once (%d)", own_ran);
+    atomic_store(&cb_stop, 1);
+    pthread_join(t, NULL);
+    REL_CHECK(aclrtDestroyStream(second) == ACL_SUCCESS && aclrtDestroyStream(s) == ACL_SUCCESS,
+              "aclrtDestroyStream");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 MG_TEST_MAIN()
