@@ -137,4 +137,67 @@ MG_TEST(fork_registry) {
     REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
+/* Round 3's second campaign: children forked while other threads use one tensor (its getters
+   and aclInitTensor take the tensor's own lock). The lock could be copied held into the child,
+   whose first aclGetViewShape of that tensor then hung (5 of 200 children). */
+static aclTensor *shared_tensor;
+static float shared_data[64];
+
+static void *tensor_user(void *arg) {
+    (void)arg;
+    int64_t dims[1] = {64}, strides[1] = {1};
+    while (!atomic_load(&hammer_stop)) {
+        int64_t *shape = NULL;
+        uint64_t n = 0;
+        if (aclGetViewShape(shared_tensor, &shape, &n) == ACLNN_SUCCESS) free(shape);
+        (void)aclInitTensor(shared_tensor, dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, shared_data);
+    }
+    return NULL;
+}
+
+MG_TEST(fork_object_locks) {
+#if defined(REL_UNDER_ASAN)
+    MG_SKIP("AddressSanitizer's allocator locks can be copied held by the fork");
+#endif
+    rel_start_runtime();
+    int64_t dims[1] = {64}, strides[1] = {1};
+    shared_tensor = aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, shared_data);
+    REL_CHECK(shared_tensor != NULL, "aclCreateTensor");
+    atomic_store(&hammer_stop, 0);
+    enum { USERS = 2, FORKS = 200 };
+    pthread_t users[USERS];
+    for (int i = 0; i < USERS; i++) pthread_create(&users[i], NULL, tensor_user, NULL);
+    int hung = 0, wrong = 0;
+    for (int i = 0; i < FORKS; i++) {
+        const pid_t child = fork();
+        if (child == 0) {
+            alarm(2); /* a hung child dies of SIGALRM */
+            int64_t *shape = NULL;
+            uint64_t n = 0;
+            const int ok = aclGetViewShape(shared_tensor, &shape, &n) == ACLNN_SUCCESS && n == 1 && shape[0] == 64;
+            /* and the lock works again after that first use */
+            const int again = aclInitTensor(shared_tensor, dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1,
+                                            shared_data) == ACLNN_SUCCESS;
+            _exit(ok && again ? 0 : 2);
+        }
+        if (child < 0) {
+            REL_CHECK(0, "fork");
+            break;
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (WIFSIGNALED(status))
+            hung++;
+        else if (WEXITSTATUS(status) != 0)
+            wrong++;
+    }
+    atomic_store(&hammer_stop, 1);
+    for (int i = 0; i < USERS; i++) pthread_join(users[i], NULL);
+    printf("%d forks while %d threads used one tensor: %d children hung, %d answered wrong\n", FORKS, USERS, hung,
+           wrong);
+    REL_CHECK(hung == 0 && wrong == 0, "%d hung, %d wrong", hung, wrong);
+    REL_CHECK(aclDestroyTensor(shared_tensor) == ACLNN_SUCCESS, "aclDestroyTensor");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 MG_TEST_MAIN()
