@@ -97,7 +97,9 @@ static void *registrar(void *arg) {
         if (asc_twin_register(&kernels[t][i]) != 0) return (void *)1;
         /* the same (name, key) again: refused; a lookup of one made by another thread */
         refused_twice[t] += asc_twin_register(&kernels[t][i]) == -1;
-        (void)asc_twin_find(names[(t + 1) % REGISTRARS][i], (uint64_t)i);
+        char other[32];
+        snprintf(other, sizeof other, "twin_test_reg_%d_%d", (t + 1) % REGISTRARS, i);
+        (void)asc_twin_find(other, (uint64_t)i);
     }
     return NULL;
 }
