@@ -49,22 +49,34 @@ static void blocking_callback(void *user) {
     atomic_store(&cb_ran, 1);
 }
 
-MG_TEST(callback_copy) {
+/* The runtime, a stream, cb_dev (zeroed) and a callback thread subscribed to the stream. */
+static pthread_t start_callback_stream(aclrtStream *s) {
     rel_start_runtime();
     REL_CHECK(aclrtGetCurrentContext(&cb_context) == ACL_SUCCESS, "aclrtGetCurrentContext");
-    aclrtStream s = NULL;
-    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
+    REL_CHECK(aclrtCreateStream(s) == ACL_SUCCESS, "aclrtCreateStream");
     REL_CHECK(aclrtMalloc(&cb_dev, CB_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
     REL_CHECK(aclrtMemset(cb_dev, CB_BYTES, 0x00, CB_BYTES) == ACL_SUCCESS, "aclrtMemset");
     pthread_t t;
     pthread_create(&t, NULL, callback_thread, NULL);
-    REL_CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    REL_CHECK(aclrtSubscribeReport((uint64_t)t, *s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    return t;
+}
+
+/* Queues `fn` as a BLOCK callback on `s` and a memset of cb_dev (0x77) behind it, and
+   synchronizes: the callback ran, and nothing hung (watchdog). */
+static void run_with_a_memset_behind(aclrtCallback fn, aclrtStream s) {
     REL_WATCHDOG(20);
-    REL_CHECK(aclrtLaunchCallback(blocking_callback, s, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
+    REL_CHECK(aclrtLaunchCallback(fn, s, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
     REL_CHECK(aclrtMemsetAsync(cb_dev, CB_BYTES, 0x77, CB_BYTES, s) == ACL_SUCCESS, "aclrtMemsetAsync");
     REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
     alarm(0);
     REL_CHECK(atomic_load(&cb_ran), "the callback ran");
+}
+
+MG_TEST(callback_copy) {
+    aclrtStream s = NULL;
+    const pthread_t t = start_callback_stream(&s);
+    run_with_a_memset_behind(blocking_callback, s);
     REL_CHECK(cb_copy == ACL_SUCCESS && cb_set == ACL_SUCCESS && cb_async == ACL_SUCCESS, "copy %d set %d async %d",
           cb_copy, cb_set, cb_async);
     REL_CHECK(cb_seen[0] == 0 && cb_seen[CB_BYTES - 1] == 0, "the copy saw the bytes before the queued memset");
@@ -120,20 +132,9 @@ static void waiting_callback(void *user) {
 }
 
 MG_TEST(callback_waits) {
-    rel_start_runtime();
-    REL_CHECK(aclrtGetCurrentContext(&cb_context) == ACL_SUCCESS, "aclrtGetCurrentContext");
     aclrtStream s = NULL;
-    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
-    REL_CHECK(aclrtMalloc(&cb_dev, CB_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
-    pthread_t t;
-    pthread_create(&t, NULL, callback_thread, NULL);
-    REL_CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
-    REL_WATCHDOG(20);
-    REL_CHECK(aclrtLaunchCallback(waiting_callback, s, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
-    REL_CHECK(aclrtMemsetAsync(cb_dev, CB_BYTES, 0x77, CB_BYTES, s) == ACL_SUCCESS, "aclrtMemsetAsync");
-    REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
-    alarm(0);
-    REL_CHECK(atomic_load(&cb_ran), "the callback ran");
+    const pthread_t t = start_callback_stream(&s);
+    run_with_a_memset_behind(waiting_callback, s);
     for (int i = 0; i < WAIT_CALLS; i++)
         REL_CHECK(wait_got[i] == ACL_ERROR_RT_FEATURE_NOT_SUPPORT && wait_message_ok[i],
               "call %d in the callback returned %d (want 207000 and a message naming ACL_CALLBACK_BLOCK)", i,

@@ -96,6 +96,39 @@ static void *tensor_hammer(void *arg) {
     return NULL;
 }
 
+/* Forks `forks` children one after another; each runs `child` under a 2 s alarm and exits 0
+   when it returns 1. Counts the children that hung (killed by the alarm) and those that
+   answered wrong. */
+static void fork_children(int forks, int (*child)(void), int *hung, int *wrong) {
+    for (int i = 0; i < forks; i++) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            alarm(2); /* a hung child dies of SIGALRM */
+            _exit(child() ? 0 : 2);
+        }
+        if (pid < 0) {
+            REL_CHECK(0, "fork");
+            return;
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        if (WIFSIGNALED(status))
+            (*hung)++;
+        else if (WEXITSTATUS(status) != 0)
+            (*wrong)++;
+    }
+}
+
+/* In the child: a tensor made and destroyed (the registry's lock), and the runtime refused. */
+static int child_makes_a_tensor(void) {
+    int64_t shape[1] = {4}, strides[1] = {1};
+    static float data[4];
+    aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data);
+    const int made = t != NULL && aclDestroyTensor(t) == ACL_SUCCESS;
+    void *p = NULL;
+    return made && aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_ERROR_UNINITIALIZE;
+}
+
 MG_TEST(fork_registry) {
 #if defined(REL_UNDER_ASAN)
     /* ASan's allocator has locks of its own that a fork can copy held: a hang there is the
@@ -107,28 +140,7 @@ MG_TEST(fork_registry) {
     pthread_t hammers[HAMMERS];
     for (int i = 0; i < HAMMERS; i++) pthread_create(&hammers[i], NULL, tensor_hammer, NULL);
     int hung = 0, wrong = 0;
-    for (int i = 0; i < FORKS; i++) {
-        const pid_t child = fork();
-        if (child == 0) {
-            alarm(2); /* a hung child dies of SIGALRM */
-            int64_t shape[1] = {4}, strides[1] = {1};
-            static float data[4];
-            aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, shape, 1, data);
-            const int made = t != NULL && aclDestroyTensor(t) == ACL_SUCCESS;
-            void *p = NULL;
-            _exit(made && aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_ERROR_UNINITIALIZE ? 0 : 2);
-        }
-        if (child < 0) {
-            REL_CHECK(0, "fork");
-            break;
-        }
-        int status = 0;
-        waitpid(child, &status, 0);
-        if (WIFSIGNALED(status))
-            hung++;
-        else if (WEXITSTATUS(status) != 0)
-            wrong++;
-    }
+    fork_children(FORKS, child_makes_a_tensor, &hung, &wrong);
     atomic_store(&hammer_stop, 1);
     for (int i = 0; i < HAMMERS; i++) pthread_join(hammers[i], NULL);
     printf("%d forks while %d threads made tensors: %d children hung, %d answered wrong\n", FORKS, HAMMERS, hung,
@@ -155,6 +167,16 @@ static void *tensor_user(void *arg) {
     return NULL;
 }
 
+/* In the child: the shared tensor read (its lock), then re-described (the lock works again). */
+static int child_uses_the_shared_tensor(void) {
+    int64_t dims[1] = {64}, strides[1] = {1};
+    int64_t *shape = NULL;
+    uint64_t n = 0;
+    const int ok = aclGetViewShape(shared_tensor, &shape, &n) == ACLNN_SUCCESS && n == 1 && shape[0] == 64;
+    return ok && aclInitTensor(shared_tensor, dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, shared_data) ==
+                     ACLNN_SUCCESS;
+}
+
 MG_TEST(fork_object_locks) {
 #if defined(REL_UNDER_ASAN)
     MG_SKIP("AddressSanitizer's allocator locks can be copied held by the fork");
@@ -168,29 +190,7 @@ MG_TEST(fork_object_locks) {
     pthread_t users[USERS];
     for (int i = 0; i < USERS; i++) pthread_create(&users[i], NULL, tensor_user, NULL);
     int hung = 0, wrong = 0;
-    for (int i = 0; i < FORKS; i++) {
-        const pid_t child = fork();
-        if (child == 0) {
-            alarm(2); /* a hung child dies of SIGALRM */
-            int64_t *shape = NULL;
-            uint64_t n = 0;
-            const int ok = aclGetViewShape(shared_tensor, &shape, &n) == ACLNN_SUCCESS && n == 1 && shape[0] == 64;
-            /* and the lock works again after that first use */
-            const int again = aclInitTensor(shared_tensor, dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1,
-                                            shared_data) == ACLNN_SUCCESS;
-            _exit(ok && again ? 0 : 2);
-        }
-        if (child < 0) {
-            REL_CHECK(0, "fork");
-            break;
-        }
-        int status = 0;
-        waitpid(child, &status, 0);
-        if (WIFSIGNALED(status))
-            hung++;
-        else if (WEXITSTATUS(status) != 0)
-            wrong++;
-    }
+    fork_children(FORKS, child_uses_the_shared_tensor, &hung, &wrong);
     atomic_store(&hammer_stop, 1);
     for (int i = 0; i < USERS; i++) pthread_join(users[i], NULL);
     printf("%d forks while %d threads used one tensor: %d children hung, %d answered wrong\n", FORKS, USERS, hung,
