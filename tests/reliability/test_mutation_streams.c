@@ -461,18 +461,19 @@ MG_TEST(step_fault_lists) {
 
 /* docs/runtime.md, Streams: "the worker is woken for large tasks, when work piles up, and for
    every event, wait and callback". So, with nobody synchronizing or querying, each of these
-   finishes by itself (device memory is this process's memory: the test watches the bytes):
-   a callback reaches its subscribed thread; two queued memsets (work piled up); one step of
-   2^22 elements (a large task); one small memset followed by an event record. A lone small
-   task may wait for a synchronize (by design), so it is not asked to. */
+   finishes by itself (each task sets an atomic flag the test watches): a callback reaches its
+   subscribed thread; two queued small tasks (work piled up); one step of 2^22 elements (a
+   large task); one small task followed by an event record. A lone small task may wait for a
+   synchronize (by design), so it is not asked to. */
 static int32_t mark_task(void *task) {
     atomic_store((atomic_int *)task, 1);
     return 0;
 }
 
-static int bytes_become(volatile const unsigned char *p, unsigned char value) {
+/* The flag a task sets (an atomic: the test watches it while the worker runs). */
+static int flag_becomes_set(atomic_int *flag) {
     for (int t = 0; t < 5000; t++) {
-        if (*p == value) return 1;
+        if (atomic_load(flag)) return 1;
         pause_us(1000);
     }
     return 0;
@@ -480,14 +481,10 @@ static int bytes_become(volatile const unsigned char *p, unsigned char value) {
 
 MG_TEST(work_runs_without_a_synchronize) {
     session(NULL);
-    enum { LARGE = 4096 };
     aclrtStream s = NULL;
     aclrtEvent ev = NULL;
-    unsigned char *dev = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
     MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), 0);
-    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, LARGE, ACL_MEM_MALLOC_HUGE_FIRST), 0);
-    MG_CHECK_EQ_INT(aclrtMemset(dev, LARGE, 0, LARGE), 0);
     /* callbacks, BLOCK and NO_BLOCK */
     reporter rep;
     memset(&rep, 0, sizeof rep);
@@ -498,26 +495,26 @@ MG_TEST(work_runs_without_a_synchronize) {
     MG_CHECK_EQ_INT(aclrtLaunchCallback(which_callback, (void *)(intptr_t)0, ACL_CALLBACK_BLOCK, s), 0);
     for (int t = 0; t < 5000 && atomic_load(&runs_on[0]) < 2; t++) pause_us(1000);
     MG_CHECK_EQ_INT(atomic_load(&runs_on[0]), 2);
-    /* work piled up: two small memsets */
-    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x11, 64, s), 0);
-    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x22, 64, s), 0);
-    MG_CHECK(bytes_become(dev + 63, 0x22));
+    /* work piled up: two small tasks */
+    atomic_int first_ran = 0, second_ran = 0;
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &first_ran, 1), 0);
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &second_ran, 1), 0);
+    MG_CHECK(flag_becomes_set(&second_ran));
     /* a large task alone (a kernel step of 2^22 elements and more: mgrt_stream_submit's count) */
     atomic_int large_ran = 0;
     MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &large_ran, (uint64_t)1 << 22), 0);
-    for (int t = 0; t < 5000 && !atomic_load(&large_ran); t++) pause_us(1000);
-    MG_CHECK(atomic_load(&large_ran));
+    MG_CHECK(flag_becomes_set(&large_ran));
     /* a small task and an event record behind it */
-    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x44, 64, s), 0);
+    atomic_int small_ran = 0;
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &small_ran, 1), 0);
     MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s), 0);
-    MG_CHECK(bytes_become(dev + 63, 0x44));
+    MG_CHECK(flag_becomes_set(&small_ran));
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
     MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)rep.thread, s), 0);
     atomic_store(&rep.stop, 1);
     pthread_join(rep.thread, NULL);
     MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), 0);
     MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
-    MG_CHECK_EQ_INT(aclrtFree(dev), 0);
 }
 
 MG_TEST_MAIN()
