@@ -489,6 +489,31 @@ MG_TEST(soc_profiles_follow_the_twin_table) {
     restart("4", NULL);
 }
 
+/* ASCEND_PROCESS_LOG_PATH of one character ("."): the log goes under it, as under any other
+   root (seed 27's survivor: a root of one character taken for none, nothing logged). */
+MG_TEST(log_root_of_one_character) {
+    char here[4096], scratch[] = "/tmp/mg_log_root_XXXXXX";
+    MG_CHECK(getcwd(here, sizeof here) != NULL);
+    MG_CHECK(mkdtemp(scratch) != NULL);
+    MG_CHECK_EQ_INT(chdir(scratch), 0);
+    char *saved = getenv("ASCEND_PROCESS_LOG_PATH") ? strdup(getenv("ASCEND_PROCESS_LOG_PATH")) : NULL;
+    setenv("ASCEND_PROCESS_LOG_PATH", ".", 1);
+    restart(NULL, NULL);
+    void *p = NULL;
+    MG_CHECK(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS); /* an error, logged */
+    (void)aclGetRecentErrMsg();
+    char path[4300];
+    MG_CHECK(mg_log_path(path, sizeof path));
+    MG_CHECK(strncmp(path, "./debug/plog/plog-", 18) == 0);
+    char *text = mg_log_text_since(0);
+    MG_CHECK(text != NULL && strstr(text, "aclrtMalloc") != NULL);
+    free(text);
+    if (saved) setenv("ASCEND_PROCESS_LOG_PATH", saved, 1); else unsetenv("ASCEND_PROCESS_LOG_PATH");
+    free(saved);
+    MG_CHECK_EQ_INT(chdir(here), 0);
+    restart("4", NULL);
+}
+
 MG_TEST(zz_reclaim_all_counts_every_live_handle) {
     restart("4", NULL);
     void *dev = NULL;
