@@ -129,4 +129,37 @@ MG_TEST(registry_takes_registrations_from_several_threads) {
     MG_CHECK(asc_twin_find("twin_test_no_entry", 0) == NULL);
 }
 
+/* ---- reports from many blocks at once ----------------------------------------------------- */
+
+/* twin_block.h: "the first report of a launch becomes its error ... <kernel> block <b>: <api>:
+   <text>". Every one of 64 blocks (on the pool's threads) reports at once: the launch's message
+   is one whole report, naming one block twice the same way (a report written over another
+   would mix two). Under ThreadSanitizer a report made without the launch's error lock is a
+   race. */
+static void every_block_reports(uint8_t *const *args) {
+    (void)args;
+    const long long b = (long long)asc_twin_block_idx();
+    asc_twin_report("Rule", "block %lld broke it", b);
+}
+
+static const asc_twin_kernel reporting_kernel = {"twin_test_all_report", 0, 0, every_block_reports};
+
+MG_TEST(reports_from_many_blocks_make_one_whole_message) {
+    for (int round = 0; round < 20; round++) {
+        asc_twin_launch_args a = {&reporting_kernel, 64, NULL, 0, NULL, 0};
+        MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+        const char *m = aclGetRecentErrMsg();
+        long long first = -1, second = -2;
+        char tail[8] = "";
+        const int parsed = m != NULL ? sscanf(strstr(m, "twin_test_all_report") ? strstr(m, "twin_test_all_report") : "",
+                                              "twin_test_all_report block %lld: Rule: block %lld broke i%7s", &first,
+                                              &second, tail)
+                                     : 0;
+        if (parsed != 3 || first != second || first < 0 || first >= 64 || strcmp(tail, "t") != 0)
+            MG_FAIL("round %d: message \"%s\"", round, m ? m : "(null)");
+        else
+            MG_CHECK(1);
+    }
+}
+
 MG_TEST_MAIN()
