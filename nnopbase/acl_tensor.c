@@ -29,7 +29,7 @@ typedef struct tensor_block {
 
 static void destroy_tensor(void *object) {
     tensor_block *b = object;
-    pthread_mutex_destroy(&b->tensor.lock);
+    nnop_lock_destroy(&b->tensor.lock);
     if (b->arrays != b->inline_arrays) mgrt_free(b->arrays);
     mgrt_free(b);
 }
@@ -110,7 +110,7 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
     }
     b->arrays = b->inline_arrays;
     b->capacity = values;
-    pthread_mutex_init(&b->tensor.lock, NULL);
+    nnop_lock_init(&b->tensor.lock);
     fill_tensor(&b->tensor, b->arrays, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
                 storageDimsNum, tensorData);
     aclTensor *handle = mgrt_handle_register(MGRT_HANDLE_TENSOR, b, destroy_tensor);
@@ -150,11 +150,11 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     if (b == NULL) return nnop_check_handle(tensor, MGRT_HANDLE_TENSOR, api, "tensor", ACLNN_ERR_PARAM_NULLPTR);
     nnop_tensor *t = &b->tensor;
     /* Readers copy under the lock; the old arrays are freed after it, when none can hold them. */
-    pthread_mutex_lock(&t->lock);
+    nnop_lock_take(&t->lock);
     const uint64_t rank = new_view ? viewDimsNum : t->rank;
     const uint64_t storage_rank = new_storage ? storageDimsNum : t->storage_rank;
     if (stride != NULL && viewDimsNum != rank) {
-        pthread_mutex_unlock(&t->lock);
+        nnop_lock_give(&t->lock);
         mgrt_handle_unpin(tensor);
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
                             "%s: stride gives %llu dims but the view keeps its %llu (viewDims is NULL or "
@@ -166,7 +166,7 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     int64_t *kept = mgrt_malloc((size_t)(rank + storage_rank + 1) * sizeof(int64_t));
     int64_t *room = values > b->capacity ? mgrt_malloc((size_t)values * sizeof(int64_t)) : b->arrays;
     if (kept == NULL || room == NULL) {
-        pthread_mutex_unlock(&t->lock);
+        nnop_lock_give(&t->lock);
         if (room != b->arrays) mgrt_free(room);
         mgrt_free(kept);
         mgrt_handle_unpin(tensor);
@@ -184,7 +184,7 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     void *data = tensorDataAddr != NULL ? tensorDataAddr : atomic_load_explicit(&t->data, memory_order_relaxed);
     fill_tensor(t, room, new_view ? viewDims : kept, rank, dataType, stride, offset, format,
                 new_storage ? storageDims : kept + rank, storage_rank, data);
-    pthread_mutex_unlock(&t->lock);
+    nnop_lock_give(&t->lock);
     mgrt_handle_unpin(tensor);
     mgrt_free(old);
     mgrt_free(kept);
@@ -220,13 +220,13 @@ static aclnnStatus copy_array(const char *api, const aclTensor *tensor, array_fi
     nnop_tensor *t = NULL;
     aclnnStatus status = pin_for_getter(api, tensor, out, out_name, out_count, count_name, &t);
     if (status != ACLNN_SUCCESS) return status;
-    pthread_mutex_lock(&t->lock); /* the count and the values of one descriptor */
+    nnop_lock_take(&t->lock); /* the count and the values of one descriptor */
     const int64_t *values = field == VIEW_SHAPE ? t->view_dims : field == VIEW_STRIDES ? t->strides : t->storage_dims;
     uint64_t count = field == STORAGE_SHAPE ? t->storage_rank : t->rank;
     /* malloc, not mgrt_malloc: the caller releases it with free(). */
     int64_t *copy = malloc(count ? count * sizeof(int64_t) : sizeof(int64_t));
     if (copy != NULL && count > 0) memcpy(copy, values, count * sizeof(int64_t));
-    pthread_mutex_unlock(&t->lock);
+    nnop_lock_give(&t->lock);
     nnop_tensor_unpin(tensor);
     if (copy == NULL) return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: out of memory (an allocation failed)", api);
     *out = copy;
@@ -253,9 +253,9 @@ aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, u
         nnop_tensor *t = NULL;                                                                           \
         aclnnStatus status = pin_for_getter(#function, tensor, argument, #argument, NULL, NULL, &t);    \
         if (status != ACLNN_SUCCESS) return status;                                                      \
-        if (locked) pthread_mutex_lock(&t->lock);                                                        \
+        if (locked) nnop_lock_take(&t->lock);                                                           \
         type value = read;                                                                               \
-        if (locked) pthread_mutex_unlock(&t->lock);                                                      \
+        if (locked) nnop_lock_give(&t->lock);                                                           \
         nnop_tensor_unpin(tensor);                                                                       \
         *argument = value;                                                                               \
         return ACLNN_SUCCESS;                                                                            \
@@ -277,7 +277,7 @@ static int mul_checked(int64_t a, int64_t b, int64_t *out) {
 
 /* Copies the descriptor of a pinned tensor (the caller holds no lock). */
 static void take_snapshot(nnop_tensor *t, nnop_tensor_snapshot *s) {
-    pthread_mutex_lock(&t->lock);
+    nnop_lock_take(&t->lock);
     s->rank = t->rank;
     s->storage_rank = t->storage_rank;
     s->dtype = t->dtype;
@@ -307,7 +307,7 @@ static void take_snapshot(nnop_tensor *t, nnop_tensor_snapshot *s) {
             break;
         }
     }
-    pthread_mutex_unlock(&t->lock);
+    nnop_lock_give(&t->lock);
     s->storage_elems = storage;
 }
 

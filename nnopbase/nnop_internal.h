@@ -13,13 +13,25 @@
 #include "mgrt_handle.h"
 #include "nnop.h"
 
+/* The lock of an object of the tensor base (nnop_lock.c): a mutex that a forked child
+   makes afresh at its first use there, so no child inherits it held by a thread that does
+   not exist in the child. */
+typedef struct nnop_lock {
+    pthread_mutex_t mutex;
+    atomic_uint generation; /* the fork generation it was made in */
+} nnop_lock;
+void nnop_lock_init(nnop_lock *l);
+void nnop_lock_take(nnop_lock *l);
+void nnop_lock_give(nnop_lock *l);
+void nnop_lock_destroy(nnop_lock *l);
+
 /* The object behind an aclTensor handle. The arrays are one allocation (dims), replaced
    as a whole by aclInitTensor. `lock` guards every field but `data` (atomic): aclInitTensor
    rewrites the descriptor under it, and every reader (nnop_tensor_snapshot, the getters)
    copies what it needs under it, so no reader sees half of two descriptors or holds an
    array aclInitTensor has freed (it frees the old arrays after unlocking). */
 typedef struct nnop_tensor {
-    pthread_mutex_t lock;
+    nnop_lock lock;
     uint64_t rank;          /* number of view dims */
     uint64_t storage_rank;
     aclDataType dtype;

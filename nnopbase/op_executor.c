@@ -53,7 +53,7 @@ typedef struct slot {
 } slot;
 
 typedef struct executor {
-    pthread_mutex_t lock;       /* slots' data, repeatable, launched */
+    nnop_lock lock;             /* slots' data, repeatable, launched */
     const char *op_name;
     int repeatable;
     int launched;               /* it has run: too late to make it repeatable */
@@ -71,7 +71,7 @@ typedef struct executor {
 static void destroy_executor(void *object) {
     executor *e = object;
     if (e->attachment_free != NULL) e->attachment_free(e->attachment);
-    pthread_mutex_destroy(&e->lock);
+    nnop_lock_destroy(&e->lock);
     mgrt_free(e);
 }
 
@@ -102,7 +102,7 @@ aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const 
                   op_name);
         return NULL;
     }
-    pthread_mutex_init(&e->lock, NULL);
+    nnop_lock_init(&e->lock);
     e->op_name = op_name;
     e->input_count = input_count;
     e->output_count = output_count;
@@ -130,7 +130,7 @@ int nnop_executor_bind(aclOpExecutor *handle, nnop_buffer_kind kind, const aclTe
     executor *e = pin(handle);
     if (e == NULL) return -1;
     int index = -1;
-    pthread_mutex_lock(&e->lock);
+    nnop_lock_take(&e->lock);
     uint32_t *count = kind == NNOP_BUFFER_INPUT ? &e->input_count : &e->output_count;
     if (kind != NNOP_BUFFER_WORKSPACE && *count < MAX_SLOTS) {
         slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[*count] : &e->outputs[*count];
@@ -144,7 +144,7 @@ int nnop_executor_bind(aclOpExecutor *handle, nnop_buffer_kind kind, const aclTe
         }
         index = (int)(*count)++;
     }
-    pthread_mutex_unlock(&e->lock);
+    nnop_lock_give(&e->lock);
     if (index < 0) mgrt_fail(ACLNN_ERR_INNER, "%s: more than %d %s tensors for one executor", e->op_name, MAX_SLOTS,
                              kind == NNOP_BUFFER_INPUT ? "input" : "output");
     unpin(handle);
@@ -180,12 +180,12 @@ void nnop_executor_set_view(aclOpExecutor *handle, nnop_buffer_kind kind, uint32
     if (e == NULL) return;
     if (index < (kind == NNOP_BUFFER_INPUT ? e->input_count : e->output_count)) {
         slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[index] : &e->outputs[index];
-        pthread_mutex_lock(&e->lock);
+        nnop_lock_take(&e->lock);
         s->view = *view;
         s->data = view->data; /* the address phase 1 validated, not a later read of the tensor */
         s->has_view = 1;
         s->direct = direct;
-        pthread_mutex_unlock(&e->lock);
+        nnop_lock_give(&e->lock);
     }
     unpin(handle);
 }
@@ -239,10 +239,10 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor_handle) {
     if (executor_handle == NULL) return mgrt_fail_at(api, ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
     executor *e = pin(executor_handle);
     if (e == NULL) return not_live(api, executor_handle, " (a single-use executor's second phase releases it)");
-    pthread_mutex_lock(&e->lock);
+    nnop_lock_take(&e->lock);
     int launched = e->launched;
     if (!launched) e->repeatable = 1;
-    pthread_mutex_unlock(&e->lock);
+    nnop_lock_give(&e->lock);
     unpin(executor_handle);
     if (launched)
         return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
@@ -258,9 +258,9 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor_handle) {
     if (e == NULL)
         return not_live(api, executor_handle,
                         " (destroyed twice, or a single-use executor its second phase already released)");
-    pthread_mutex_lock(&e->lock);
+    nnop_lock_take(&e->lock);
     int repeatable = e->repeatable;
-    pthread_mutex_unlock(&e->lock);
+    nnop_lock_give(&e->lock);
     /* Released now; freed when the last pin goes (a launch on another thread may hold one). */
     int released = repeatable && mgrt_handle_release(executor_handle, MGRT_HANDLE_EXECUTOR);
     unpin(executor_handle);
@@ -296,9 +296,9 @@ static aclnnStatus set_address(const char *api, aclOpExecutor *executor_handle, 
         int output = which == 1 || (which == 2 && index >= e->input_count);
         size_t at = which == 2 && output ? index - e->input_count : index;
         slot *s = output ? &e->outputs[at] : &e->inputs[at];
-        pthread_mutex_lock(&e->lock);
+        nnop_lock_take(&e->lock);
         s->data = addr;
-        pthread_mutex_unlock(&e->lock);
+        nnop_lock_give(&e->lock);
         atomic_store_explicit(&t->data, addr, memory_order_relaxed);
     }
     nnop_tensor_unpin(tensor);
@@ -536,12 +536,12 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
                         ": a single-use executor runs once (its second phase releases it), or it was destroyed");
     launch_state state;
     memset(&state, 0, sizeof state);
-    pthread_mutex_lock(&e->lock);
+    nnop_lock_take(&e->lock);
     int single_use = !e->repeatable;
     e->launched = 1;
     for (uint32_t i = 0; i < e->input_count; i++) state.inputs[i] = e->inputs[i].data;
     for (uint32_t i = 0; i < e->output_count; i++) state.outputs[i] = e->outputs[i].data;
-    pthread_mutex_unlock(&e->lock);
+    nnop_lock_give(&e->lock);
     /* A single-use executor leaves the registry here, whatever happens next: this call
        owns it, and a second launch racing this one finds it gone. */
     if (single_use && !mgrt_handle_release(executor_handle, MGRT_HANDLE_EXECUTOR)) {

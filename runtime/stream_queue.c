@@ -191,8 +191,9 @@ static int post_report_locked(stream *s, report *rep) {
 }
 
 /* Runs the head node of `s` if it can run now (stream_lock held, !s->running, s->head != NULL).
-   Returns 1 when a node finished (the lock may have been dropped meanwhile), 0 when the head
-   is blocked (an event wait not satisfied, a blocking callback not yet returned). */
+   Returns 1 when a node finished (the lock may have been dropped meanwhile) or a blocking
+   callback was just handed to the calling thread, 0 when the head is blocked (an event wait
+   not satisfied, a blocking callback not yet returned). */
 int stream_step_locked(stream *s) {
     task_node *node = s->head;
     switch (node->kind) {
@@ -265,6 +266,10 @@ int stream_step_locked(stream *s) {
                 finish_node_locked(s, node);
                 return 1;
             }
+            /* Handed to the calling thread itself (the stream's subscriber, stepping the stream
+               in a wait): the wait must look again (and see the deadlock), or it sleeps through
+               the wake-up it just sent itself, for ever (round-3 attack). */
+            if (rep->thread_id == (uint64_t)pthread_self()) return 1;
         }
         if (!rep->done) return 0;
         pop_node(s);

@@ -52,6 +52,12 @@ int stream_wait_locked(stream *s, uint64_t target, int32_t timeout_ms) {
 /* The refusal of a call that would wait for work behind a blocking callback the calling
    thread is running (issue 25's round-3 attack: it hung). */
 aclError stream_waits_for_own_callback(const char *api, const char *what) {
+    if (!rt_streams_in_blocking_callback()) /* the callback is queued for this thread, not running */
+        return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: %s stands at an ACL_CALLBACK_BLOCK callback that only the calling thread can "
+                            "run (the thread subscribed to it with aclrtSubscribeReport): the wait would never "
+                            "end. Call aclrtProcessReport on this thread first, or subscribe another thread",
+                            api, what);
     return mgrt_fail_at(api, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s: called inside an ACL_CALLBACK_BLOCK callback that %s stands at: the work it would "
                         "wait for runs only after the callback returns. Wait after the callback, or launch it "

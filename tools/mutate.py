@@ -53,13 +53,18 @@ LAYERS = [
     ("runtime", "libascendcl: devices, memory, streams, thread pool, handles, errors", ["runtime/*.c", "runtime/*.h"]),
     ("nnopbase", "libnnopbase: tensors, views, executors, Contiguous / ViewCopy", ["nnopbase/*.c", "nnopbase/*.h"]),
     ("op_host_l2", "operator API: aclnn* entry points and the elementwise layer's checks and plan",
-     ["op_host/op_api/aclnn_*.c", "op_host/elementwise/*_l2.c", "op_host/elementwise/*.h", "op_host/op_api/*.h"]),
+     ["op_host/op_api/aclnn_*.c", "op_host/elementwise/*_l2.c", "op_host/elementwise/*_dtype.c",
+      "op_host/elementwise/*.h", "op_host/op_api/*.h"]),
     ("op_host_l0", "operator launch: l0op kernel steps, the elementwise kernel step",
      ["op_host/op_api/*.c", "op_host/elementwise/*_l0.c", "op_host/*.c"]),
     ("op_host_tiling", "tiling: blocks, tiles, threads, streaming choice, the block runner",
      ["op_host/elementwise/*_l0.c", "op_host/*tiling*.c"]),
     ("op_kernel", "kernels: math, ISA vocabularies, dispatch",
      ["op_kernel/*.c", "op_kernel/*.h", "op_kernel/simd/*.h", "op_kernel/math/*.h"]),
+    # The AscendC twin's C core (ascendc/core: launch, queues, kernel registry); the glob takes
+    # the files the twin gains later (its vector core model) without a change here.
+    ("twin", "the AscendC twin's C core: kernel registry, launch, queues, the vector core model",
+     ["ascendc/core/*.c", "ascendc/core/*.h"]),
     # The Python package's C extension, judged by its pytest suite (PYTHON_TEST below), not CTest.
     ("python", "the mishgrad package's extension: arguments, tensors, host memory, errors",
      ["python/csrc/*.c", "python/csrc/*.h"]),
@@ -231,9 +236,13 @@ def sites_of_file(path, rel):
                     continue
                 digits = re.match(r"(0[xX][0-9a-fA-F]+|\d+)", tok).group(1)
                 suffix = tok[len(digits):]
-                value = int(digits, 0)
+                octal = len(digits) > 1 and digits.startswith("0") and not digits.lower().startswith("0x")
+                value = int(digits, 8) if octal else int(digits, 0)  # C's 0750 is octal (a file mode)
                 new_value = 1 if value == 0 else 0 if value == 1 else value + 1
-                new = (hex(new_value) if digits.lower().startswith("0x") else str(new_value)) + suffix
+                if octal:
+                    new = "0%o" % new_value + suffix
+                else:
+                    new = (hex(new_value) if digits.lower().startswith("0x") else str(new_value)) + suffix
                 sites.append((k, col, tok, new, "constant"))
         s = text.strip()
         if (not is_define and not continued and s.endswith(";") and re.match(r"^[A-Za-z_(*]", s) and not STATEMENT_SKIP.match(s)
@@ -470,6 +479,7 @@ def main():
     ap.add_argument("--report-only", action="store_true", help="write report.md from results.jsonl and exit")
     ap.add_argument("--list", action="store_true", help="print the layers' files and site counts, then exit")
     args = ap.parse_args()
+    args.work = os.path.abspath(args.work)  # the pytest stage's script runs in another directory
 
     per_layer = all_sites()
     layers = [l for l, _, _ in LAYERS if not args.layers or l in args.layers.split(",")]
@@ -534,7 +544,13 @@ def main():
         baseline[t["name"]] = (status, elapsed)
         if status != "passed":
             print("  baseline %s: %s (left out)" % (t["name"], status), flush=True)
+            if status != "skipped":  # why, so a layer left without its tests is noticed
+                print("    " + "\n    ".join(out.strip().split("\n")[-15:]), flush=True)
     tests = [t for t in tests if baseline[t["name"]][0] == "passed"]
+    if pytest_test is not None and baseline[pytest_test["name"]][0] != "passed":
+        # the python layer's only judge: without it every mutant there would "survive"
+        raise SystemExit("mutate.py: the package's pytest suite fails unmutated (above); fix it or leave "
+                         "the python layer out (--layers)")
     for t in tests:
         t["seconds"] = baseline[t["name"]][1]
     print("mutate.py: %d tests pass unmutated (%.1f s)" % (len(tests), sum(t["seconds"] for t in tests)), flush=True)

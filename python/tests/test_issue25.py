@@ -225,3 +225,60 @@ def test_a_tensor_s_own_failure_propagates_as_is():
             mishgrad.mish(x)
         with pytest.raises(RuntimeError, match="no strides here"):
             mishgrad.mish_backward(torch.ones(4), x)
+
+
+# ---- what the second sample (seed 26) left alive ------------------------------------------------
+
+def test_raised_errors_leak_nothing():
+    """Each refusal raises a fresh AclnnError carrying .status and .api; once the caller has
+    handled it, nothing of it stays allocated (the sample's survivors: the status number or
+    the exception itself kept one reference too many, a leak per failed call)."""
+    import tracemalloc
+
+    bad = np.ones(4, dtype=np.float64)  # refused by the operator (float64), raised as AclnnError
+
+    def fail_many(n):
+        for _ in range(n):
+            try:
+                mishgrad.mish(bad)
+            except mishgrad.AclnnError as e:
+                assert e.status != 0
+    fail_many(200)  # warm-up: caches, interned names
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        fail_many(5000)
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename") if s.size_diff > 0)
+    # one int (28+ bytes) or one exception (100+ bytes) per call would be 140 KB or more
+    assert grown < 64 * 1024, f"{grown} bytes still allocated after 5000 refusals"
+
+
+def test_a_tensor_s_unhashable_dtype_propagates_as_is():
+    """A tensor whose dtype cannot be looked up (unhashable: a subclass, say): the lookup's
+    own TypeError reaches the caller, with nothing run (the sample's survivor: the error
+    ignored and the call going on with it set)."""
+    torch = pytest.importorskip("torch")
+
+    class OddDtype(torch.Tensor):
+        @property
+        def dtype(self):
+            return ["not", "a", "dtype"]
+
+    x = torch.ones(4).as_subclass(OddDtype)
+    with torch.no_grad():
+        with pytest.raises(TypeError, match="unhashable"):
+            mishgrad.mish(x)
+
+
+def test_a_misaligned_single_element_is_refused():
+    """An operand's data must be aligned to its item size, however many elements it has: one
+    float32 at an odd address is refused like four are (seed 27's survivor: the check began
+    at two elements)."""
+    raw = np.zeros(4 * 8 + 1, dtype=np.uint8)
+    for n in (1, 4):
+        x = raw[1:1 + 4 * n].view(np.float32)
+        with pytest.raises(ValueError, match="not aligned to its item size 4"):
+            mishgrad.mish(x)

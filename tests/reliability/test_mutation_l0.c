@@ -299,4 +299,77 @@ MG_TEST(step_refusals) {
     aclrtFree(data);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+
+/* The block runner's floating-point settings (elementwise_l0.c, fp_defaults_enter/leave): a
+   block runs under the IEEE defaults whatever the caller's MXCSR (FTZ, DAZ, rounding), the
+   caller's control bits are back afterwards, and "the sticky flags (bits 0-5) are the
+   thread's and are left as they are": a flag the block raised stays raised in the thread that
+   ran it, as if the thread had computed it itself. The tile raises the invalid-operation flag
+   (0/0); the caller sets FTZ and DAZ with every flag clear, and runs a lone 64-element step,
+   which its synchronize runs on this very thread (a round whose step the stream's worker ran
+   instead is tried again). */
+static unsigned mxcsr_in_tile;
+static pthread_t tile_thread;
+
+static void raising_tile(const void *x, void *out, size_t n) {
+    mxcsr_in_tile = _mm_getcsr();
+    tile_thread = pthread_self();
+    volatile float zero = 0.0f;
+    volatile float invalid = zero / zero; /* raises the invalid-operation flag (bit 0) */
+    (void)invalid;
+    memcpy(out, x, n * sizeof(float));
+}
+
+MG_TEST(block_keeps_the_caller_s_control_bits_and_its_own_flags) {
+    up();
+    enum { N = 64 };
+    void *data[2] = {NULL, NULL};
+    aclTensor *ts[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        MG_CHECK_EQ_INT(aclrtMalloc(&data[i], N * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), 0);
+        memset(data[i], 0, N * sizeof(float));
+        ts[i] = tensor_1d(data[i], N, ACL_FLOAT);
+    }
+    ew_kernel kernel;
+    memset(&kernel, 0, sizeof kernel);
+    kernel.isa = "test";
+    kernel.cached.unary = raising_tile;
+    kernel.streaming.unary = raising_tile;
+    nnop_buffer in = {NNOP_BUFFER_INPUT, 0, 0}, out = {NNOP_BUFFER_OUTPUT, 0, 0};
+    const unsigned caller = 0x1F80u | 0x8000u | 0x0040u; /* every exception masked, FTZ, DAZ */
+    int ran_here = 0;
+    for (int attempt = 0; attempt < 50 && !ran_here; attempt++) {
+        aclOpExecutor *e = nnop_executor_create("FpFlags", (const aclTensor *const *)ts, 1, &ts[1], 1, names);
+        MG_CHECK(e != NULL);
+        if (e == NULL) break;
+        MG_CHECK_EQ_INT(ew_add_kernel(e, "FpFlags", &kernel, 1, &in, out, N, ACL_FLOAT), 0);
+        tile_thread = (pthread_t)0;
+        _mm_setcsr(caller);
+        const aclnnStatus launched = nnop_executor_launch("FpFlags", NULL, 0, e, NULL);
+        const aclError synced = aclrtSynchronizeStream(NULL);
+        const unsigned after = _mm_getcsr();
+        _mm_setcsr(0x1F80u);
+        MG_CHECK_EQ_INT(launched, 0);
+        MG_CHECK_EQ_INT(synced, 0);
+        if (!pthread_equal(tile_thread, pthread_self())) continue; /* the worker ran it */
+        ran_here = 1;
+        if ((mxcsr_in_tile & 0xFFC0u) != 0x1F80u)
+            MG_FAIL("inside the block MXCSR %#x, want the defaults 0x1f80 (control bits)", mxcsr_in_tile);
+        else if ((after & 0xFFC0u) != (caller & 0xFFC0u))
+            MG_FAIL("after the step MXCSR %#x: the caller's control bits %#x are not back", after, caller & 0xFFC0u);
+        else if ((after & 0x1u) == 0)
+            MG_FAIL("after the step MXCSR %#x: the invalid-operation flag the block raised is gone", after);
+        else
+            MG_CHECK(1);
+    }
+    for (int i = 0; i < 2; i++) {
+        aclDestroyTensor(ts[i]);
+        aclrtFree(data[i]);
+    }
+    if (!ran_here) MG_SKIP("the stream's worker ran every step (50 tries)");
+}
+#endif
+
 MG_TEST_MAIN()

@@ -455,6 +455,65 @@ MG_TEST(copy_kinds_check_their_device_sides) {
 
 /* mgrt_handle_reclaim_all (what aclFinalize runs) returns how many handles it reclaimed:
    every live one, of every kind. Last in this file: it ends the session's handles. */
+/* ---- the product profiles (MISHGRAD_SOC_VERSION) ------------------------------------------ */
+
+/* docs/ascendc_twin.md's table of the vector core facts per product, one name of each row
+   (a pattern's row, by a name it matches), and the default profile (unset: an Ascend910B). */
+MG_TEST(soc_profiles_follow_the_twin_table) {
+    static const struct {
+        const char *soc; /* NULL: unset */
+        uint32_t cores;
+        uint64_t ub, workspace;
+    } rows[] = {
+        {NULL, 48, 196608, 16u << 20},          {"Ascend910B2", 48, 196608, 16u << 20},
+        {"Ascend910_9391", 48, 196608, 16u << 20}, {"Ascend950PR", 64, 253952, 16u << 20},
+        {"Ascend910A", 32, 262144, 2u << 20},   {"Ascend910ProB", 32, 262144, 2u << 20},
+        {"Ascend910PremiumA", 32, 262144, 2u << 20}, {"Ascend310P3", 8, 262144, 2u << 20},
+        {"Ascend310B1", 1, 262144, 2u << 20},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (rows[i].soc) setenv("MISHGRAD_SOC_VERSION", rows[i].soc, 1); else unsetenv("MISHGRAD_SOC_VERSION");
+        restart("4", NULL);
+        const mgrt_soc_profile *p = mgrt_soc();
+        MG_CHECK(p != NULL);
+        if (p == NULL) continue;
+        if (p->aiv_core_num != rows[i].cores || p->ub_bytes != rows[i].ub || p->lib_workspace_bytes != rows[i].workspace)
+            MG_FAIL("%s: %u cores, %llu UB bytes, %llu workspace bytes; the table says %u, %llu, %llu",
+                    rows[i].soc ? rows[i].soc : "(unset)", (unsigned)p->aiv_core_num, (unsigned long long)p->ub_bytes,
+                    (unsigned long long)p->lib_workspace_bytes, (unsigned)rows[i].cores,
+                    (unsigned long long)rows[i].ub, (unsigned long long)rows[i].workspace);
+        else
+            MG_CHECK(1);
+    }
+    unsetenv("MISHGRAD_SOC_VERSION");
+    restart("4", NULL);
+}
+
+/* ASCEND_PROCESS_LOG_PATH of one character ("."): the log goes under it, as under any other
+   root (seed 27's survivor: a root of one character taken for none, nothing logged). */
+MG_TEST(log_root_of_one_character) {
+    char here[4096], scratch[] = "/tmp/mg_log_root_XXXXXX";
+    MG_CHECK(getcwd(here, sizeof here) != NULL);
+    MG_CHECK(mkdtemp(scratch) != NULL);
+    MG_CHECK_EQ_INT(chdir(scratch), 0);
+    char *saved = getenv("ASCEND_PROCESS_LOG_PATH") ? strdup(getenv("ASCEND_PROCESS_LOG_PATH")) : NULL;
+    setenv("ASCEND_PROCESS_LOG_PATH", ".", 1);
+    restart(NULL, NULL);
+    void *p = NULL;
+    MG_CHECK(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS); /* an error, logged */
+    (void)aclGetRecentErrMsg();
+    char path[4300];
+    MG_CHECK(mg_log_path(path, sizeof path));
+    MG_CHECK(strncmp(path, "./debug/plog/plog-", 18) == 0);
+    char *text = mg_log_text_since(0);
+    MG_CHECK(text != NULL && strstr(text, "aclrtMalloc") != NULL);
+    free(text);
+    if (saved) setenv("ASCEND_PROCESS_LOG_PATH", saved, 1); else unsetenv("ASCEND_PROCESS_LOG_PATH");
+    free(saved);
+    MG_CHECK_EQ_INT(chdir(here), 0);
+    restart("4", NULL);
+}
+
 MG_TEST(zz_reclaim_all_counts_every_live_handle) {
     restart("4", NULL);
     void *dev = NULL;

@@ -459,4 +459,62 @@ MG_TEST(step_fault_lists) {
     session(NULL);
 }
 
+/* docs/runtime.md, Streams: "the worker is woken for large tasks, when work piles up, and for
+   every event, wait and callback". So, with nobody synchronizing or querying, each of these
+   finishes by itself (each task sets an atomic flag the test watches): a callback reaches its
+   subscribed thread; two queued small tasks (work piled up); one step of 2^22 elements (a
+   large task); one small task followed by an event record. A lone small task may wait for a
+   synchronize (by design), so it is not asked to. */
+static int32_t mark_task(void *task) {
+    atomic_store((atomic_int *)task, 1);
+    return 0;
+}
+
+/* The flag a task sets (an atomic: the test watches it while the worker runs). */
+static int flag_becomes_set(atomic_int *flag) {
+    for (int t = 0; t < 5000; t++) {
+        if (atomic_load(flag)) return 1;
+        pause_us(1000);
+    }
+    return 0;
+}
+
+MG_TEST(work_runs_without_a_synchronize) {
+    session(NULL);
+    aclrtStream s = NULL;
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), 0);
+    /* callbacks, BLOCK and NO_BLOCK */
+    reporter rep;
+    memset(&rep, 0, sizeof rep);
+    atomic_store(&runs_on[0], 0);
+    MG_CHECK_EQ_INT(pthread_create(&rep.thread, NULL, report_loop, &rep), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport((uint64_t)rep.thread, s), 0);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(which_callback, (void *)(intptr_t)0, ACL_CALLBACK_NO_BLOCK, s), 0);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(which_callback, (void *)(intptr_t)0, ACL_CALLBACK_BLOCK, s), 0);
+    for (int t = 0; t < 5000 && atomic_load(&runs_on[0]) < 2; t++) pause_us(1000);
+    MG_CHECK_EQ_INT(atomic_load(&runs_on[0]), 2);
+    /* work piled up: two small tasks */
+    atomic_int first_ran = 0, second_ran = 0;
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &first_ran, 1), 0);
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &second_ran, 1), 0);
+    MG_CHECK(flag_becomes_set(&second_ran));
+    /* a large task alone (a kernel step of 2^22 elements and more: mgrt_stream_submit's count) */
+    atomic_int large_ran = 0;
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &large_ran, (uint64_t)1 << 22), 0);
+    MG_CHECK(flag_becomes_set(&large_ran));
+    /* a small task and an event record behind it */
+    atomic_int small_ran = 0;
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, mark_task, no_release, &small_ran, 1), 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s), 0);
+    MG_CHECK(flag_becomes_set(&small_ran));
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)rep.thread, s), 0);
+    atomic_store(&rep.stop, 1);
+    pthread_join(rep.thread, NULL);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+}
+
 MG_TEST_MAIN()

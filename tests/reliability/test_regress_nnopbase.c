@@ -32,6 +32,7 @@
 #include "mg_log_file.h"
 #include "mg_test.h"
 #include "mish_reference.h"
+#include "nnop.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -701,6 +702,33 @@ MG_TEST(defect9_abandoned_executors_reclaimed_at_finalize) {
     MG_CHECK_STR_CONTAINS(message(), "stale");
     MG_CHECK_EQ_INT(aclDestroyTensor(j.tg), ACLNN_ERR_PARAM_INVALID);
     (void)message();
+}
+
+/* ---- views (issue 25's mutation sample) ------------------------------------------------------ */
+
+/* nnop.h: "Empty views never conflict", whatever their addresses: an empty view whose data
+   pointer lies strictly inside another view's bytes conflicts with nothing (the sample's
+   survivor `a->numel == 0 || b->numel == 0` -> `&&`: each operator here has equal shapes, so
+   its calls never meet one empty and one not, and only the rule itself can be asked). */
+MG_TEST(empty_view_conflicts_with_nothing) {
+    runtime_up();
+    float *block = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&block, 8 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const int64_t four[1] = {4}, zero[1] = {0}, one[1] = {1};
+    aclTensor *full = aclCreateTensor(four, 1, ACL_FLOAT, one, 0, ACL_FORMAT_ND, four, 1, block);
+    aclTensor *empty = aclCreateTensor(zero, 1, ACL_FLOAT, one, 0, ACL_FORMAT_ND, zero, 1, block + 2);
+    MG_CHECK(full != NULL && empty != NULL);
+    nnop_view vf, ve;
+    MG_CHECK_EQ_INT(nnop_view_from_tensor(full, "test", "full", &vf), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(nnop_view_from_tensor(empty, "test", "empty", &ve), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(nnop_views_conflict(&ve, block + 2, &vf, block), 0);
+    MG_CHECK_EQ_INT(nnop_views_conflict(&vf, block, &ve, block + 2), 0);
+    MG_CHECK_EQ_INT(nnop_views_conflict(&ve, block + 2, &ve, block + 2), 0);
+    /* and the rule does answer: the full view against itself one element on, partially */
+    MG_CHECK_EQ_INT(nnop_views_conflict(&vf, block, &vf, block + 1), 1);
+    MG_CHECK_EQ_INT(aclDestroyTensor(full), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclDestroyTensor(empty), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtFree(block), ACL_SUCCESS);
 }
 
 MG_TEST_MAIN()

@@ -209,4 +209,87 @@ MG_TEST(product_without_the_operator) {
     MG_CHECK_EQ_INT(rel_runtime_up(), 0);
 }
 
+/* ---- the Set*TensorAddr family names the parameters of the kind it addresses (issue 25.14) ---- */
+
+static const char *set_addr_message(void) {
+    static char copy[1024];
+    const char *m = aclGetRecentErrMsg();
+    snprintf(copy, sizeof copy, "%s", m != NULL ? m : "");
+    return copy;
+}
+
+static aclTensor *set_addr_vector(float *data, int64_t n) {
+    const int64_t dims[1] = {n}, strides[1] = {1};
+    return aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, data);
+}
+
+MG_TEST(set_tensor_addr_messages_name_the_parameters_addressed) {
+    MG_CHECK_EQ_INT(rel_runtime_up(), 0);
+    enum { N = 8 };
+    void *block[3];
+    aclTensor *t[3];
+    for (int i = 0; i < 3; i++) {
+        MG_CHECK_EQ_INT(aclrtMalloc(&block[i], N * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        t[i] = set_addr_vector(block[i], N);
+        MG_CHECK(t[i] != NULL);
+    }
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(t[0], t[1], t[2], &ws, &e), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+    /* MishBackward: 2 inputs (gradOutput, self), 1 output (gradInput), 3 in all */
+    static const struct {
+        aclnnStatus (*set)(aclOpExecutor *, const size_t, aclTensor *, void *);
+        size_t index;
+        const char *says;
+    } plain[] = {
+        {aclSetInputTensorAddr, 2, "aclSetInputTensorAddr: index 2 is out of range; "},
+        {aclSetOutputTensorAddr, 1, "aclSetOutputTensorAddr: index 1 is out of range; "},
+        {aclSetTensorAddr, 3, "aclSetTensorAddr: index 3 is out of range; "},
+        {AclSetInputTensorAddr, 2, "AclSetInputTensorAddr: index 2 is out of range; "},
+        {AclSetOutputTensorAddr, 1, "AclSetOutputTensorAddr: index 1 is out of range; "},
+        {AclSetTensorAddr, 3, "AclSetTensorAddr: index 3 is out of range; "},
+    };
+    static const char *const plain_tail[] = {"has 2 inputs", "has 1 outputs", "has 3 tensors"};
+    for (int f = 0; f < 6; f++) {
+        MG_CHECK_EQ_INT(plain[f].set(e, plain[f].index, t[0], block[0]), ACLNN_ERR_PARAM_INVALID);
+        const char *said = set_addr_message();
+        MG_CHECK_STR_CONTAINS(said, plain[f].says);
+        MG_CHECK_STR_CONTAINS(said, plain_tail[f % 3]);
+    }
+    /* the dynamic forms: every irIndex is refused (no aclTensorList parameter), naming the
+       parameters of the kind the call addresses */
+    float other[N];
+    const aclTensor *items[1] = {set_addr_vector(other, N)};
+    aclTensorList *list = aclCreateTensorList(items, 1);
+    MG_CHECK(list != NULL);
+    static const struct {
+        aclnnStatus (*set)(aclOpExecutor *, size_t, const size_t, aclTensorList *, void *);
+        const char *api;
+    } dynamic[] = {
+        {aclSetDynamicInputTensorAddr, "aclSetDynamicInputTensorAddr"},
+        {aclSetDynamicOutputTensorAddr, "aclSetDynamicOutputTensorAddr"},
+        {aclSetDynamicTensorAddr, "aclSetDynamicTensorAddr"},
+        {AclSetDynamicInputTensorAddr, "AclSetDynamicInputTensorAddr"},
+        {AclSetDynamicOutputTensorAddr, "AclSetDynamicOutputTensorAddr"},
+        {AclSetDynamicTensorAddr, "AclSetDynamicTensorAddr"},
+    };
+    static const char *const dynamic_tail[] = {"has 2 input(s), all aclTensor", "has 1 output(s), all aclTensor",
+                                               "has 3 parameter(s), all aclTensor"};
+    for (int f = 0; f < 6; f++) {
+        MG_CHECK_EQ_INT(dynamic[f].set(e, 0, 0, list, other), ACLNN_ERR_PARAM_INVALID);
+        char want[96];
+        snprintf(want, sizeof want, "%s: irIndex 0 names no aclTensorList parameter", dynamic[f].api);
+        const char *said = set_addr_message();
+        MG_CHECK_STR_CONTAINS(said, want);
+        MG_CHECK_STR_CONTAINS(said, dynamic_tail[f % 3]);
+    }
+    MG_CHECK_EQ_INT(aclDestroyTensorList(list), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        MG_CHECK_EQ_INT(aclDestroyTensor(t[i]), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtFree(block[i]), ACL_SUCCESS);
+    }
+}
+
 MG_TEST_MAIN()

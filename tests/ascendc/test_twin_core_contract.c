@@ -1,0 +1,165 @@
+/*
+ * tests/ascendc/test_twin_core_contract.c: what the twin's C core promises its callers in its
+ * headers, beyond the rules' messages (test_twin_queue.c):
+ *
+ *   - queue.h: "Each returns the buffer index, or -1 after reporting the broken rule": every
+ *     TQue call's return value, on success and on each refusal;
+ *   - asc_twin/launch.h: asc_twin_register returns 0, or -1 for a bad descriptor or a (name,
+ *     key) already registered, and asc_twin_find finds what was registered, from any number of
+ *     threads at once (the registry is one table under one lock; the ThreadSanitizer job runs
+ *     this test: label threads).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "asc_twin/launch.h"
+#include "mg_test.h"
+#include "queue.h"
+#include "twin_block.h"
+
+/* ---- the TQue calls' return values ------------------------------------------------------- */
+
+enum { RETURNS = 8 };
+static int returned[RETURNS];
+
+/* args[0]: which refusal to end with (int32); the calls before it succeed */
+static void protocol(uint8_t *const *args) {
+    int32_t which;
+    memcpy(&which, args[0], sizeof which);
+    asc_twin_que q;
+    asc_twin_que_init(&q, 1, 2);
+    returned[0] = asc_twin_que_alloc(&q); /* 0 */
+    returned[1] = asc_twin_que_alloc(&q); /* 1 */
+    returned[2] = asc_twin_que_enque(&q, 1); /* 1 */
+    returned[3] = asc_twin_que_deque(&q);    /* 1 */
+    returned[4] = asc_twin_que_free(&q, 1);  /* 1 */
+    switch (which) {
+    case 0: returned[5] = asc_twin_que_enque(&q, 1); break;  /* freed: refused */
+    case 1: returned[5] = asc_twin_que_enque(&q, 7); break;  /* foreign: refused */
+    case 2: returned[5] = asc_twin_que_deque(&q); break;     /* empty: refused */
+    case 3: returned[5] = asc_twin_que_free(&q, 1); break;   /* already free: refused */
+    case 4:
+        returned[5] = asc_twin_que_enque(&q, 0);            /* 0 */
+        returned[6] = asc_twin_que_free(&q, 0);             /* enqueued: refused */
+        break;
+    case 5:
+        returned[5] = asc_twin_que_alloc(&q);               /* 1 again */
+        returned[6] = asc_twin_que_alloc(&q);               /* both in use: refused */
+        break;
+    default:
+        returned[5] = asc_twin_que_enque(&q, 0);            /* 0 */
+        returned[6] = asc_twin_que_alloc(&q);               /* 1 */
+        returned[7] = asc_twin_que_enque(&q, 1);            /* depth 1 full: refused */
+        break;
+    }
+}
+
+static const asc_twin_kernel protocol_kernel = {"twin_test_returns", 0, 1, protocol};
+
+MG_TEST(queue_calls_return_the_index_or_minus_one) {
+    static const int want[7][RETURNS] = {
+        {0, 1, 1, 1, 1, -1, 99, 99}, {0, 1, 1, 1, 1, -1, 99, 99}, {0, 1, 1, 1, 1, -1, 99, 99},
+        {0, 1, 1, 1, 1, -1, 99, 99}, {0, 1, 1, 1, 1, 0, -1, 99},  {0, 1, 1, 1, 1, 1, -1, 99},
+        {0, 1, 1, 1, 1, 0, 1, -1},
+    };
+    for (int32_t which = 0; which < 7; which++) {
+        for (int i = 0; i < RETURNS; i++) returned[i] = 99;
+        uint8_t *args[1] = {(uint8_t *)&which};
+        asc_twin_launch_args a = {&protocol_kernel, 1, args, 1, NULL, 0};
+        MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+        (void)aclGetRecentErrMsg();
+        for (int i = 0; i < RETURNS; i++)
+            if (returned[i] != want[which][i]) MG_FAIL("case %d: call %d returned %d, want %d", which, i, returned[i],
+                                                       want[which][i]);
+            else MG_CHECK(1);
+    }
+}
+
+/* ---- the registry from several threads ------------------------------------------------- */
+
+enum { REGISTRARS = 4, PER_THREAD = 300 };
+static asc_twin_kernel kernels[REGISTRARS][PER_THREAD];
+static char names[REGISTRARS][PER_THREAD][32];
+static int refused_twice[REGISTRARS];
+
+static void nothing(uint8_t *const *args) { (void)args; }
+
+static void *registrar(void *arg) {
+    const int t = (int)(intptr_t)arg;
+    for (int i = 0; i < PER_THREAD; i++) {
+        snprintf(names[t][i], sizeof names[t][i], "twin_test_reg_%d_%d", t, i);
+        kernels[t][i] = (asc_twin_kernel){names[t][i], (uint64_t)i, 0, nothing};
+        if (asc_twin_register(&kernels[t][i]) != 0) return (void *)1;
+        /* the same (name, key) again: refused; a lookup of one made by another thread */
+        refused_twice[t] += asc_twin_register(&kernels[t][i]) == -1;
+        char other[32];
+        snprintf(other, sizeof other, "twin_test_reg_%d_%d", (t + 1) % REGISTRARS, i);
+        (void)asc_twin_find(other, (uint64_t)i);
+    }
+    return NULL;
+}
+
+MG_TEST(registry_takes_registrations_from_several_threads) {
+    pthread_t threads[REGISTRARS];
+    for (int t = 0; t < REGISTRARS; t++) pthread_create(&threads[t], NULL, registrar, (void *)(intptr_t)t);
+    int failed = 0;
+    for (int t = 0; t < REGISTRARS; t++) {
+        void *r = NULL;
+        pthread_join(threads[t], &r);
+        failed += r != NULL;
+    }
+    MG_CHECK_EQ_INT(failed, 0);
+    int found = 0;
+    for (int t = 0; t < REGISTRARS; t++) {
+        MG_CHECK_EQ_INT(refused_twice[t], PER_THREAD);
+        for (int i = 0; i < PER_THREAD; i++) found += asc_twin_find(names[t][i], (uint64_t)i) == &kernels[t][i];
+    }
+    MG_CHECK_EQ_INT(found, REGISTRARS * PER_THREAD);
+    /* bad descriptors */
+    static const asc_twin_kernel no_entry = {"twin_test_no_entry", 0, 0, NULL};
+    static const asc_twin_kernel bad_nargs = {"twin_test_bad_nargs", 0, -1, nothing};
+    MG_CHECK_EQ_INT(asc_twin_register(NULL), -1);
+    MG_CHECK_EQ_INT(asc_twin_register(&no_entry), -1);
+    MG_CHECK_EQ_INT(asc_twin_register(&bad_nargs), -1);
+    MG_CHECK(asc_twin_find("twin_test_no_entry", 0) == NULL);
+}
+
+/* ---- reports from many blocks at once ----------------------------------------------------- */
+
+/* twin_block.h: "the first report of a launch becomes its error ... <kernel> block <b>: <api>:
+   <text>". Every one of 64 blocks (on the pool's threads) reports at once: the launch's message
+   is one whole report, naming one block twice the same way (a report written over another
+   would mix two). Under ThreadSanitizer a report made without the launch's error lock is a
+   race. */
+static void every_block_reports(uint8_t *const *args) {
+    (void)args;
+    const long long b = (long long)asc_twin_block_idx();
+    asc_twin_report("Rule", "block %lld broke it", b);
+}
+
+static const asc_twin_kernel reporting_kernel = {"twin_test_all_report", 0, 0, every_block_reports};
+
+MG_TEST(reports_from_many_blocks_make_one_whole_message) {
+    for (int round = 0; round < 20; round++) {
+        asc_twin_launch_args a = {&reporting_kernel, 64, NULL, 0, NULL, 0};
+        MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+        const char *m = aclGetRecentErrMsg();
+        long long first = -1, second = -2;
+        char tail[8] = "";
+        const int parsed = m != NULL ? sscanf(strstr(m, "twin_test_all_report") ? strstr(m, "twin_test_all_report") : "",
+                                              "twin_test_all_report block %lld: Rule: block %lld broke i%7s", &first,
+                                              &second, tail)
+                                     : 0;
+        if (parsed != 3 || first != second || first < 0 || first >= 64 || strcmp(tail, "t") != 0)
+            MG_FAIL("round %d: message \"%s\"", round, m ? m : "(null)");
+        else
+            MG_CHECK(1);
+    }
+}
+
+MG_TEST_MAIN()

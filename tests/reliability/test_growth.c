@@ -1,0 +1,88 @@
+/*
+ * tests/reliability/test_growth.c: tables that must forget what is gone. A stream's vector
+ * clock keeps no entry for streams that lived and went (the record-and-wait cost stays flat
+ * after 4000 of them); the report subscriber table frees an unsubscribed thread (3000
+ * distinct thread ids subscribe and unsubscribe; it refused after 1024: issue 25.6). One
+ * process per case (CTest reliability_growth_<case>).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "rel_setup.h"
+
+/* Two long-lived streams wait on events of thousands of short-lived ones. Their vector
+   clocks kept an entry per dead stream, and an event wait merged clock into clock entry by
+   entry: the same record-and-wait cost grew with the square of the streams that ever lived
+   (milliseconds after 4000). It must stay what it was at the start. */
+static double record_and_wait_us(aclrtStream from, aclrtStream to, aclrtEvent ev) {
+    enum { OPS = 20 };
+    const double t0 = rel_now_s();
+    for (int i = 0; i < OPS; i++) {
+        (void)aclrtRecordEvent(ev, from);
+        (void)aclrtStreamWaitEvent(to, ev);
+    }
+    return (rel_now_s() - t0) * 1e6 / OPS;
+}
+
+MG_TEST(clock_growth) {
+    rel_start_runtime();
+    aclrtStream a = NULL, b = NULL;
+    aclrtEvent ev = NULL, probe = NULL;
+    REL_CHECK(aclrtCreateStream(&a) == ACL_SUCCESS && aclrtCreateStream(&b) == ACL_SUCCESS, "aclrtCreateStream");
+    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS && aclrtCreateEvent(&probe) == ACL_SUCCESS, "aclrtCreateEvent");
+    (void)record_and_wait_us(a, b, probe); /* warm up */
+    const double before = record_and_wait_us(a, b, probe);
+    REL_WATCHDOG(100);
+    enum { SHORT_LIVED = 4000 };
+    for (int i = 0; i < SHORT_LIVED; i++) {
+        aclrtStream x = NULL;
+        if (aclrtCreateStream(&x) != ACL_SUCCESS) {
+            REL_CHECK(0, "aclrtCreateStream %d", i);
+            break;
+        }
+        (void)aclrtRecordEvent(ev, x);
+        (void)aclrtStreamWaitEvent(a, ev);
+        (void)aclrtStreamWaitEvent(b, ev);
+        (void)aclrtDestroyStream(x);
+    }
+    const double after = record_and_wait_us(a, b, probe);
+    alarm(0);
+    printf("record + wait: %.1f us at the start, %.1f us after %d streams lived and went\n", before, after,
+           SHORT_LIVED);
+    const double limit = 20.0 * before > 500.0 ? 20.0 * before : 500.0;
+    REL_CHECK(after < limit, "record + wait took %.1f us after %d short-lived streams (%.1f us at the start)", after,
+          SHORT_LIVED, before);
+    REL_CHECK(aclrtSynchronizeStream(a) == ACL_SUCCESS && aclrtSynchronizeStream(b) == ACL_SUCCESS, "synchronize");
+    REL_CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS && aclrtDestroyEvent(probe) == ACL_SUCCESS, "aclrtDestroyEvent");
+    REL_CHECK(aclrtDestroyStream(a) == ACL_SUCCESS && aclrtDestroyStream(b) == ACL_SUCCESS, "aclrtDestroyStream");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* ---- 6. the subscriber table forgets unsubscribed threads ------------------------------------ */
+
+MG_TEST(subscriber_growth) {
+    rel_start_runtime();
+    aclrtStream s = NULL;
+    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
+    int refused_at = -1;
+    for (int i = 0; i < 3000 && refused_at < 0; i++) {
+        const uint64_t id = 0x100000u + (uint64_t)i; /* a distinct thread id each time */
+        if (aclrtSubscribeReport(id, s) != ACL_SUCCESS) {
+            refused_at = i;
+            break;
+        }
+        REL_CHECK(aclrtUnSubscribeReport(id, s) == ACL_SUCCESS, "unsubscribe %d", i);
+    }
+    REL_CHECK(refused_at < 0, "aclrtSubscribeReport refused after %d subscribe/unsubscribe pairs: %s", refused_at,
+          aclGetRecentErrMsg() ? "(message above)" : "");
+    REL_CHECK(aclrtDestroyStream(s) == ACL_SUCCESS, "aclrtDestroyStream");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+MG_TEST_MAIN()

@@ -1,0 +1,334 @@
+/*
+ * tests/reliability/test_teardown.c: the runtime ended (aclFinalize) or a stream destroyed
+ * while other threads still call in, wait, or run work: the end returns (never starves or
+ * hangs); a late caller gets a status and a message, never freed memory; nothing the end
+ * drops is reported complete before the work that ran is done; a worker made in the
+ * window is joined. One process per case (CTest reliability_teardown_<case>):
+ *
+ *   finalize_starve                       aclFinalize under six callers that fail anyway (issue 25.1)
+ *   report_waiter                         a thread inside aclrtProcessReport(-1) at aclFinalize (25.2)
+ *   force_destroy_record                  aclrtDestroyStreamForce while its task runs (25.7)
+ *   finalize_racing_stream_creation       aclFinalize racing aclrtCreateStream/aclrtDestroyStream
+ *   finalize_racing_the_null_stream       aclFinalize racing the first use of the NULL stream
+ *   stream_created_during_finalize_joined a stream made while aclFinalize runs: its worker joined (25.12)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sched.h>
+
+#include "acl/acl.h"
+#include "rel_setup.h"
+
+/* ---- 1. aclFinalize is not starved by callers that fail anyway ------------------------------ */
+
+static atomic_int stop_callers;
+
+static void *malloc_caller(void *arg) {
+    (void)arg;
+    aclrtSetDevice(0);
+    while (!atomic_load(&stop_callers)) {
+        void *p = NULL;
+        if (aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS) aclrtFree(p);
+        char host[64], dev_bytes[64];
+        memset(host, 1, sizeof host);
+        (void)aclrtMemcpy(dev_bytes, sizeof dev_bytes, host, sizeof host, ACL_MEMCPY_HOST_TO_HOST);
+        (void)aclGetRecentErrMsg();
+    }
+    return NULL;
+}
+
+MG_TEST(finalize_starve) {
+    rel_start_runtime();
+    enum { CALLERS = 6 };
+    pthread_t callers[CALLERS];
+    for (int i = 0; i < CALLERS; i++) pthread_create(&callers[i], NULL, malloc_caller, NULL);
+    rel_sleep_ms(100);
+    REL_WATCHDOG(20); /* it starved without bound (60 s, three times of three) */
+    const double t0 = rel_now_s();
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+    const double took = rel_now_s() - t0;
+    alarm(0);
+    atomic_store(&stop_callers, 1);
+    for (int i = 0; i < CALLERS; i++) pthread_join(callers[i], NULL);
+    REL_CHECK(took < 10.0, "aclFinalize took %.1f s under %d failing callers", took, CALLERS);
+    printf("aclFinalize under %d callers: %.3f s\n", CALLERS, took);
+}
+
+/* ---- 2. a thread waiting in aclrtProcessReport when aclFinalize runs -------------------------- */
+
+static atomic_int waiter_status = -1;
+static atomic_int waiter_message_ok;
+static atomic_int waiter_ready;
+
+static atomic_int waiter_subscribed;
+
+static void *report_waiter(void *arg) {
+    (void)arg;
+    while (!atomic_load(&waiter_subscribed)) rel_sleep_ms(1);
+    atomic_store(&waiter_ready, 1);
+    const aclError r = aclrtProcessReport(-1);
+    atomic_store(&waiter_message_ok, rel_message_has("aclFinalize"));
+    atomic_store(&waiter_status, (int)r);
+    return NULL;
+}
+
+MG_TEST(report_waiter) {
+    rel_start_runtime();
+    aclrtStream s = NULL;
+    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream");
+    pthread_t t;
+    atomic_store(&waiter_ready, 0);
+    pthread_create(&t, NULL, report_waiter, NULL);
+    REL_CHECK(aclrtSubscribeReport((uint64_t)t, s) == ACL_SUCCESS, "aclrtSubscribeReport");
+    atomic_store(&waiter_subscribed, 1);
+    while (!atomic_load(&waiter_ready)) rel_sleep_ms(1);
+    rel_sleep_ms(50); /* inside the wait */
+    REL_WATCHDOG(20);
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+    pthread_join(t, NULL); /* it must have been woken */
+    alarm(0);
+    REL_CHECK(atomic_load(&waiter_status) == ACL_ERROR_UNINITIALIZE, "aclrtProcessReport returned %d, want 100001",
+          atomic_load(&waiter_status));
+    REL_CHECK(atomic_load(&waiter_message_ok), "the waiter's message names aclFinalize");
+}
+/* ---- 7. aclrtDestroyStreamForce completes a dropped record only after the running task ------ */
+
+MG_TEST(force_destroy_record) {
+    rel_start_runtime();
+    enum { BYTES = 64 << 20, TAIL = 4096, ROUNDS = 8 };
+    void *dev = NULL, *host = NULL;
+    REL_CHECK(aclrtMalloc(&dev, BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    REL_CHECK(aclrtMallocHost(&host, TAIL) == ACL_SUCCESS, "aclrtMallocHost");
+    aclrtStream reader = NULL;
+    REL_CHECK(aclrtCreateStream(&reader) == ACL_SUCCESS, "aclrtCreateStream");
+    aclrtEvent ev = NULL;
+    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
+    int ran = 0, stale = 0;
+    REL_WATCHDOG(60);
+    for (int round = 0; round < ROUNDS; round++) {
+        const unsigned char old_value = (unsigned char)(2 * round), new_value = (unsigned char)(2 * round + 1);
+        REL_CHECK(aclrtMemset(dev, BYTES, old_value, BYTES) == ACL_SUCCESS, "aclrtMemset");
+        aclrtStream writer = NULL;
+        REL_CHECK(aclrtCreateStream(&writer) == ACL_SUCCESS, "aclrtCreateStream");
+        REL_CHECK(aclrtMemsetAsync(dev, BYTES, new_value, BYTES, writer) == ACL_SUCCESS, "aclrtMemsetAsync");
+        REL_CHECK(aclrtRecordEvent(ev, writer) == ACL_SUCCESS, "aclrtRecordEvent"); /* wakes the worker */
+        /* The reader waits for the record before the writer goes (its worker is parked at the
+           wait when the record is dropped), then copies the bytes the memset writes last. */
+        REL_CHECK(aclrtStreamWaitEvent(reader, ev) == ACL_SUCCESS, "aclrtStreamWaitEvent");
+        REL_CHECK(aclrtMemcpyAsync(host, TAIL, (char *)dev + BYTES - TAIL, TAIL, ACL_MEMCPY_DEVICE_TO_HOST, reader) ==
+                  ACL_SUCCESS,
+              "aclrtMemcpyAsync");
+        rel_sleep_ms(1); /* the memset is running (usually) */
+        REL_CHECK(aclrtDestroyStreamForce(writer) == ACL_SUCCESS, "aclrtDestroyStreamForce");
+        REL_CHECK(aclrtSynchronizeStream(reader) == ACL_SUCCESS, "aclrtSynchronizeStream");
+        /* The memset either ran (it had started; a task cannot stop halfway) or was dropped
+           before it started. If it ran, the reader, ordered after its record, must see its
+           bytes. */
+        unsigned char first = 0;
+        REL_CHECK(aclrtMemcpy(&first, 1, dev, 1, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, "aclrtMemcpy");
+        const unsigned char *h = host;
+        int saw_new = 1;
+        for (int i = 0; i < TAIL; i++) saw_new &= h[i] == new_value;
+        if (first == new_value) {
+            ran++;
+            stale += !saw_new;
+        }
+    }
+    alarm(0);
+    printf("force destroy: the running memset ran in %d of %d rounds; the reader saw stale bytes in %d\n", ran, ROUNDS,
+           stale);
+    REL_CHECK(stale == 0, "%d round(s) read bytes the running task had not written yet, after waiting on its record",
+          stale);
+    REL_CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS, "aclrtDestroyEvent");
+    REL_CHECK(aclrtDestroyStream(reader) == ACL_SUCCESS, "aclrtDestroyStream");
+    REL_CHECK(aclrtFreeHost(host) == ACL_SUCCESS, "aclrtFreeHost");
+    REL_CHECK(aclrtFree(dev) == ACL_SUCCESS, "aclrtFree");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* ---- aclFinalize racing a thread that makes streams or first uses the NULL stream ------------ */
+
+/* The late call gets an error (100001) or finishes before the runtime goes; aclFinalize
+   returns, whatever the timing (it used to wait for ever for a stream created between its
+   snapshot of the live streams and the end of that stream's creation). Each round: aclInit,
+   a thread that creates and destroys streams (or queues work on the NULL stream, whose
+   default stream is made on first use), aclFinalize after a random delay. */
+
+enum { RACE_ROUNDS = 400, CALLS_PER_ROUND = 40 };
+
+static atomic_int finalize_done;
+static atomic_int race_bad_status;
+static pthread_barrier_t start_line;
+
+static void pause_us(unsigned max_us, unsigned *seed) {
+    const struct timespec t = {0, (long)(rand_r(seed) % max_us) * 1000L};
+    nanosleep(&t, NULL);
+}
+
+typedef struct worker_args {
+    int queue_on_null_stream; /* 0: create and destroy streams; 1: synchronize the NULL stream */
+    unsigned seed;
+} worker_args;
+
+static void *worker(void *arg) {
+    worker_args *w = arg;
+    aclrtSetDevice(0);
+    pthread_barrier_wait(&start_line);
+    pause_us(120, &w->seed);
+    for (int i = 0; i < CALLS_PER_ROUND; i++) {
+        if (w->queue_on_null_stream) {
+            const aclError r = aclrtSynchronizeStream(NULL);
+            /* 0 before aclFinalize, 100001 after; 107002 if the context went first */
+            if (r != ACL_SUCCESS && r != ACL_ERROR_UNINITIALIZE && r != ACL_ERROR_RT_CONTEXT_NULL)
+                atomic_store(&race_bad_status, (int)r);
+        } else {
+            aclrtStream s = NULL;
+            const aclError created = aclrtCreateStream(&s);
+            if (created == ACL_SUCCESS) {
+                const aclError destroyed = aclrtDestroyStream(s);
+                /* 100001 once aclFinalize is over; 107002 while it runs, once it has reclaimed
+                   this thread's context; 100000 if it has already released the stream */
+                if (destroyed != ACL_SUCCESS && destroyed != ACL_ERROR_UNINITIALIZE &&
+                    destroyed != ACL_ERROR_RT_CONTEXT_NULL && destroyed != ACL_ERROR_INVALID_PARAM)
+                    atomic_store(&race_bad_status, (int)destroyed);
+            } else if (created != ACL_ERROR_UNINITIALIZE && created != ACL_ERROR_RT_CONTEXT_NULL) {
+                atomic_store(&race_bad_status, (int)created);
+            }
+        }
+        (void)aclGetRecentErrMsg();
+    }
+    return NULL;
+}
+
+static void run_rounds(int queue_on_null_stream) {
+    atomic_store(&race_bad_status, 0); /* each test judges its own rounds */
+    unsigned seed = 12345u + (unsigned)queue_on_null_stream;
+    for (int round = 0; round < RACE_ROUNDS; round++) {
+        MG_CHECK_EQ_INT(aclInit(NULL), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtSetDevice(0), ACL_SUCCESS);
+        worker_args args = {queue_on_null_stream, seed + (unsigned)round};
+        pthread_barrier_init(&start_line, NULL, 2);
+        pthread_t thread;
+        MG_CHECK_EQ_INT(pthread_create(&thread, NULL, worker, &args), 0);
+        pthread_barrier_wait(&start_line);
+        pause_us(100, &seed);
+        REL_WATCHDOG(20); /* it used to wait for ever for a stream made in the window */
+        const aclError finalized = aclFinalize();
+        alarm(0);
+        atomic_store(&finalize_done, 1);
+        pthread_join(thread, NULL);
+        pthread_barrier_destroy(&start_line);
+        MG_CHECK_EQ_INT(finalized, ACL_SUCCESS);
+        (void)aclGetRecentErrMsg();
+    }
+    MG_CHECK_EQ_INT(atomic_load(&race_bad_status), 0);
+}
+
+MG_TEST(finalize_racing_stream_creation) { run_rounds(0); }
+MG_TEST(finalize_racing_the_null_stream) { run_rounds(1); }
+
+/* ---- a stream made while aclFinalize runs has its worker joined (issue 25.12) ---------------- */
+
+/* A stream whose creation meets aclFinalize gives its worker thread up (joined) and fails
+   with 100001. Threads create streams while aclFinalize runs, many rounds; the worker threads
+   still alive afterwards are counted. */
+
+enum { CREATORS = 4, WINDOW_ROUNDS = 300 };
+
+static atomic_int window_hits;  /* creations refused because aclFinalize ran during them */
+static atomic_int window_bad_status;
+static pthread_barrier_t window_start;
+
+static void *creator(void *arg) {
+    unsigned seed = (unsigned)(uintptr_t)arg;
+    aclrtSetDevice(0);
+    pthread_barrier_wait(&window_start);
+    for (int i = 0; i < 200; i++) {
+        aclrtStream s = NULL;
+        const aclError r = aclrtCreateStream(&s);
+        if (r == ACL_SUCCESS) {
+            aclrtDestroyStream(s); /* 0, or 100001 once aclFinalize took it */
+            if ((rand_r(&seed) & 3) == 0) sched_yield();
+            continue;
+        }
+        if (r == ACL_ERROR_UNINITIALIZE) {
+            if (strstr(rel_message(), "aclFinalize ran during the call") != NULL) atomic_fetch_add(&window_hits, 1);
+        } else if (r != ACL_ERROR_RT_CONTEXT_NULL) {
+            atomic_store(&window_bad_status, (int)r);
+        }
+        break;
+    }
+    return NULL;
+}
+
+/* Threads of this process (/proc/self/task). */
+static int thread_count(void) {
+    DIR *d = opendir("/proc/self/task");
+    if (d == NULL) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+/* A thread that ends without being joined leaves its stack mapped (glibc frees or caches a
+   stack only at the join), so each stream worker given up without its join is one more
+   mapping for good: the count of /proc/self/maps lines grows with the leaked threads. A
+   joined thread's stack goes to glibc's cache (bounded) and is reused. */
+static int mapping_count(void) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (f == NULL) return -1;
+    int n = 0;
+    for (int c; (c = fgetc(f)) != EOF;)
+        if (c == '\n') n++;
+    fclose(f);
+    return n;
+}
+
+static void run_round(unsigned round) {
+    if (aclInit(NULL) != ACL_SUCCESS) {
+        atomic_store(&window_bad_status, -1);
+        return;
+    }
+    pthread_t t[CREATORS];
+    pthread_barrier_init(&window_start, NULL, CREATORS + 1);
+    for (uintptr_t i = 0; i < CREATORS; i++) pthread_create(&t[i], NULL, creator, (void *)(round * 31u + i + 1));
+    pthread_barrier_wait(&window_start);
+    const struct timespec pause = {0, (long)(round % 7) * 20000L};
+    nanosleep(&pause, NULL);
+    if (aclFinalize() != ACL_SUCCESS) atomic_store(&window_bad_status, -2);
+    for (int i = 0; i < CREATORS; i++) pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&window_start);
+}
+
+MG_TEST(stream_created_during_finalize_joined) {
+    /* warm-up rounds: glibc's malloc arenas and its stack cache reach their size (and a
+       sanitizer's own background thread is started: counted before, it would differ after) */
+    for (unsigned r = 0; r < 20; r++) run_round(r);
+    const int threads_before = thread_count();
+    const int maps_before = mapping_count();
+    const int hits_before = atomic_load(&window_hits);
+    for (unsigned r = 20; r < WINDOW_ROUNDS; r++) run_round(r);
+    const int hits = atomic_load(&window_hits) - hits_before;
+    const int maps_after = mapping_count();
+    MG_CHECK_EQ_INT(atomic_load(&window_bad_status), 0);
+    printf("  %d creation(s) met aclFinalize in %d rounds; mappings %d -> %d\n", hits, WINDOW_ROUNDS - 20, maps_before,
+           maps_after);
+    if (hits == 0) {
+        MG_SKIP("no stream creation met aclFinalize in %d rounds on this machine", WINDOW_ROUNDS - 20);
+        return;
+    }
+    /* joined workers: no mapping left behind (a few for the allocator's own bookkeeping) */
+    if (REL_PLAIN_BUILD) MG_CHECK(maps_after - maps_before < 8 + hits / 2);
+    /* and no thread left: the creators are joined, every worker of a finalized runtime too */
+    MG_CHECK_EQ_INT(thread_count(), threads_before);
+}
+
+MG_TEST_MAIN()
