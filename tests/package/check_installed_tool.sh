@@ -25,7 +25,7 @@ run_tool "$tool" "$dir/run.out"
 rc=$?
 cat "$dir/run.out"
 check "installed mishgrad_sweep starts and exits 0 (rc $rc)" test "$rc" = 0
-check "installed mishgrad_sweep measures the bound" contains "$dir/run.out" "bound err <= 2: 0 inputs outside"
+check "installed mishgrad_sweep measures the bound" contains "$dir/run.out" "bound err <= 1: 0 inputs outside"
 
 # The whole tree moved: the program follows it.
 cp -a "$MISHGRAD_PKG_PREFIX" "$dir/moved"
