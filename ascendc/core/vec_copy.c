@@ -10,6 +10,7 @@
  * rounding bytes, are left unwritten (the device leaves them undefined).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "twin_block.h"
@@ -55,7 +56,7 @@ int asc_twin_copy_ub_to_gm(asc_twin_gm_ref dst, asc_twin_ub_ref src, uint64_t co
         return -1;
     op.bytes = bytes;
     if (twin_check_ub("DataCopy", count, &op, 1) != 0 || twin_check_gm("DataCopy", "destination", dst, 0, bytes) != 0 ||
-        twin_check_written("DataCopy", "source", src.addr, bytes, "to GM") != 0)
+        twin_check_written("DataCopy", "the source tensor", src.addr, bytes, "to GM") != 0)
         return -1;
     memcpy(dst.addr, src.addr, (size_t)bytes);
     return 0;
@@ -161,7 +162,7 @@ int asc_twin_copy_ub_to_gm_params(const char *api, asc_twin_gm_ref dst, asc_twin
     if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 || twin_check_gm(api, "destination", dst, 0, g.gm_span) != 0)
         return -1;
     for (uint64_t b = 0; b < g.count && g.len > 0; b++)
-        if (twin_check_written(api, "source", src.addr + b * (g.ub_block + g.ub_gap), g.len, "to GM") != 0) return -1;
+        if (twin_check_written(api, "the source tensor", src.addr + b * (g.ub_block + g.ub_gap), g.len, "to GM") != 0) return -1;
     for (uint64_t b = 0; b < g.count && g.len > 0; b++)
         memcpy(dst.addr + b * (g.len + g.gm_gap), src.addr + b * (g.ub_block + g.ub_gap), (size_t)g.len);
     return 0;
@@ -198,7 +199,9 @@ int asc_twin_get_value(asc_twin_ub_ref t, uint64_t index, double *value) {
     if (scalar_operand("GetValue", t, index) != 0) return -1;
     uint32_t es = asc_twin_dtype_size(t.dtype);
     const uint8_t *p = t.addr + index * es;
-    if (twin_check_written("GetValue", "read", p, es, "to a scalar") != 0) return -1;
+    char role[48];
+    snprintf(role, sizeof role, "element %llu", ull(index));
+    if (twin_check_written("GetValue", role, p, es, "to a scalar") != 0) return -1;
     *value = load_value(p, t.dtype);
     return 0;
 }

@@ -76,7 +76,8 @@ int twin_check_overlap(const char *api, const twin_operand *dst, const twin_oper
 uint8_t *twin_shadow(const uint8_t *ub_addr);
 /* 1 when all n shadow bytes are set. */
 int twin_all_written(const uint8_t *shadow, size_t n);
-/* Reports the first unwritten byte of [addr, + bytes) reaching `what` (GM, a scalar). */
+/* Reports unwritten bytes of [addr, + bytes) reaching `what` ("to GM", "to a scalar");
+   `role` names the bytes ("the source tensor", "element 5"). */
 int twin_check_written(const char *api, const char *role, const uint8_t *addr, uint64_t bytes, const char *what);
 /* Marks dst's elements written where every byte of the sources' element i was (sources
    may be NULL; element sizes may differ). */

@@ -61,7 +61,8 @@ int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t
                         ull(offset + bytes), role, ull(t.size_bytes));
         return -1;
     }
-    const uint8_t *p = t.addr + offset;
+    /* an address, not a pointer: the offset may be anything below SetGlobalBuffer's size */
+    const void *p = (const void *)((uintptr_t)t.addr + offset);
     uint8_t *base = NULL;
     uint64_t size = 0;
     uintptr_t rt_base = 0;
@@ -69,24 +70,24 @@ int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t
         asc_twin_report(api, "the %s's GM address is null", role);
         return -1;
     }
-    const char *kind = "GmAlloc";
-    if (!asc_twin_gm_extent(p, &base, &size)) {
-        kind = "aclrtMalloc";
-        if (mgrt_device_extent(p, &rt_base, &size)) {
-            base = (uint8_t *)rt_base;
-        } else {
-            kind = "the launch's tiling";
-            if (!asc_twin_launch_extent(p, &base, &size)) {
-                asc_twin_report(api, "GM bytes [%p, +%llu) of the %s are in no GM allocation (GmAlloc, aclrtMalloc, "
-                                "the launch's tiling)", (const void *)p, ull(bytes), role);
-                return -1;
-            }
-        }
+    /* the allocation holding the first byte, or ending right where the access starts (an
+       address, not a pointer into anything: it may lie one byte before the access) */
+    const char *kind = NULL;
+    for (uintptr_t probe = (uintptr_t)p, k = 0; k < 2 && kind == NULL && probe != 0; k++, probe--) {
+        const void *at = (const void *)probe;
+        if (asc_twin_gm_extent(at, &base, &size)) kind = "GmAlloc block";
+        else if (mgrt_device_extent(at, &rt_base, &size)) kind = "aclrtMalloc block", base = (uint8_t *)rt_base;
+        else if (asc_twin_launch_extent(at, &base, &size)) kind = "launch's tiling copy";
     }
-    uint64_t from = (uint64_t)(p - base);
+    if (kind == NULL) {
+        asc_twin_report(api, "GM bytes [%p, +%llu) of the %s are in no GM allocation (GmAlloc, aclrtMalloc, "
+                        "the launch's tiling)", (const void *)p, ull(bytes), role);
+        return -1;
+    }
+    uint64_t from = (uint64_t)((uintptr_t)p - (uintptr_t)base);
     if (bytes > size - from) {
-        asc_twin_report(api, "GM bytes [%llu, %llu) of the %s's %s block run %llu bytes past its %llu bytes", ull(from),
-                        ull(from + bytes), role, kind, ull(from + bytes - size), ull(size));
+        asc_twin_report(api, "GM bytes [%llu, %llu) of the %s run %llu bytes past the end of its %s (%llu bytes)",
+                        ull(from), ull(from + bytes), role, ull(from + bytes - size), kind, ull(size));
         return -1;
     }
     return 0;
@@ -124,7 +125,7 @@ int twin_check_written(const char *api, const char *role, const uint8_t *addr, u
     if (first == NULL) return 0;
     uint64_t unwritten = 0;
     for (uint64_t i = (uint64_t)(first - sh); i < bytes; i++) unwritten += sh[i] == 0;
-    asc_twin_report(api, "%llu of the %llu bytes the %s tensor gives %s were never written (first at UB offset %lld)",
+    asc_twin_report(api, "%llu of the %llu bytes %s gives %s were never written (first at UB offset %lld)",
                     ull(unwritten), ull(bytes), role, what, (long long)ub_offset(addr + (first - sh)));
     return -1;
 }
