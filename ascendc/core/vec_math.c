@@ -201,7 +201,19 @@ static inline float sigmoid_f32(float x) {
     return (x < 0 ? e : 1.0f) / (1.0f + e);
 }
 
-void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
+/* Each kernel is compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
+   at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
+   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__)
+#if __has_attribute(target_clones)
+#define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef TWIN_CLONES
+#define TWIN_CLONES
+#endif
+
+TWIN_CLONES void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
     switch (op) {
     case ASC_TWIN_EXP: for (size_t i = 0; i < n; i++) d[i] = exp_f32(a[i]); break;
     case ASC_TWIN_LN: for (size_t i = 0; i < n; i++) d[i] = ln_f32(a[i]); break;
@@ -217,7 +229,7 @@ void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
     }
 }
 
-void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n) {
+TWIN_CLONES void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n) {
     switch (op) {
     case ASC_TWIN_ADD: for (size_t i = 0; i < n; i++) d[i] = a[i] + b[i]; break;
     case ASC_TWIN_SUB: for (size_t i = 0; i < n; i++) d[i] = a[i] - b[i]; break;
@@ -229,7 +241,7 @@ void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const floa
     }
 }
 
-void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a, float s, size_t n) {
+TWIN_CLONES void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a, float s, size_t n) {
     switch (op) {
     case ASC_TWIN_ADDS: for (size_t i = 0; i < n; i++) d[i] = a[i] + s; break;
     case ASC_TWIN_MULS: for (size_t i = 0; i < n; i++) d[i] = a[i] * s; break;
