@@ -209,23 +209,24 @@ int asc_twin_cast(asc_twin_ub_ref dst, asc_twin_ub_ref src, asc_twin_round_mode 
        each source element before anything overwrites it; any other overlap is a break */
     int inplace = 1;
     const uint8_t *s = src.addr;
-    const uint8_t *ssh = twin_shadow(src.addr);
+    twin_sv ssh = twin_shadow(src.addr);
     uint8_t *owned = NULL;
+    uint32_t *owned_shadow = NULL;
     int r = twin_check_overlap(api, &ops[0], &ops[1], inplace, "a wider destination overwrites its source");
     if (r < 0) return -1;
     if (r > 0) {
-        owned = malloc(2 * n * ses + 1);
-        if (owned == NULL) {
+        owned = malloc(n * ses + 1);
+        if (owned == NULL || twin_sv_snapshot(ssh, n * ses, &owned_shadow, &ssh) != 0) {
+            free(owned);
             asc_twin_report(api, "no memory to snapshot %zu overlapping bytes", n * ses);
             return -1;
         }
         memcpy(owned, src.addr, n * ses);
-        memcpy(owned + n * ses, ssh, n * ses);
         s = owned;
-        ssh = owned + n * ses;
     }
-    twin_propagate(twin_shadow(dst.addr), des, ssh, ses, NULL, 0, n);
+    twin_propagate(twin_shadow(dst.addr), des, &ssh, ses, NULL, 0, n);
     for (size_t i = 0; i < n; i++) cast_one(dst.addr, dst.dtype, s, src.dtype, i, mode);
     free(owned);
+    free(owned_shadow);
     return 0;
 }
