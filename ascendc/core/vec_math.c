@@ -10,34 +10,29 @@
 
 #include "vec_internal.h"
 
+/* Both conversions are selects over straight-line integer and float arithmetic, so that the
+   tile loops of half instructions vectorize. */
 float twin_f16_to_f32(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0x1f) return twin_bits_to_f32(sign | 0x7f800000u | (man << 13) | (man ? 0x400000u : 0));
-    if (exp == 0) {
-        /* subnormal: man * 2^-24, exact in float */
-        float v = (float)man * 0x1p-24f;
-        return sign ? -v : v;
-    }
-    return twin_bits_to_f32(sign | ((exp + 112) << 23) | (man << 13));
+    /* exponent and mantissa moved to float's places, then scaled by 2^112: exact for normal
+       and subnormal halves alike; infinities and NaNs get float's all-ones exponent */
+    uint32_t em = (uint32_t)(h & 0x7fffu) << 13;
+    float v = twin_bits_to_f32(em) * 0x1p112f;
+    uint32_t bits = (h & 0x7c00u) == 0x7c00u ? em | 0x7f800000u : twin_f32_to_bits(v);
+    return twin_bits_to_f32(bits | (uint32_t)(h & 0x8000u) << 16);
 }
 
 uint16_t twin_f32_to_f16(float f) {
     uint32_t u = twin_f32_to_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to >= 65520: infinity */
-    if (a < 0x38800000u) {
-        /* below half's smallest normal 2^-14: a multiple of 2^-24, nearest even */
-        if (a < 0x33000000u) return sign;       /* below 2^-25: 0 (2^-25 ties to even, 0) */
-        uint32_t man = (a & 0x7fffffu) | 0x800000u;
-        int shift = 126 - (int)(a >> 23);       /* 14 + (unbiased exponent - 1) ... as bits */
-        uint32_t keep = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (keep & 1u))) keep++;
-        return (uint16_t)(sign | keep);
-    }
-    uint32_t r = a - 0x38000000u;               /* rebias the exponent 127 -> 15 */
-    r = (r + 0xfffu + ((r >> 13) & 1u)) >> 13;  /* nearest even on the 13 dropped bits */
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    /* below 2^-14: adding 0.5 (2^-1) puts the value's multiple of 2^-24 in the low mantissa
+       bits, rounded to nearest even by the float addition itself */
+    uint32_t sub = twin_f32_to_bits(twin_bits_to_f32(a) + 0.5f) - 0x3f000000u;
+    /* normal: rebias 127 -> 15, nearest even on the 13 dropped bits (a carry into the
+       exponent is right, up to infinity at 65520) */
+    uint32_t norm = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    uint32_t r = a < 0x38800000u ? sub : norm;
+    r = a >= 0x47800000u ? 0x7c00u : r;                       /* 65536 and up: infinity */
+    r = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : r; /* NaN stays NaN, quiet */
     return (uint16_t)(sign | r);
 }
 
