@@ -64,9 +64,17 @@ void twin_store_f32(uint8_t *dst, asc_twin_dtype dtype, const float *in, size_t 
         memmove(dst, in, n * 4);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        uint16_t h = dtype == ASC_TWIN_F16 ? twin_f32_to_f16(in[i]) : twin_f32_to_bf16(in[i]);
-        memcpy(dst + 2 * i, &h, 2);
+    /* one loop per format: each vectorizes */
+    if (dtype == ASC_TWIN_F16) {
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h = twin_f32_to_f16(in[i]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h = twin_f32_to_bf16(in[i]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
     }
 }
 
