@@ -21,7 +21,7 @@ float twin_f16_to_f32(uint16_t h) {
     return twin_bits_to_f32(bits | (uint32_t)(h & 0x8000u) << 16);
 }
 
-uint16_t twin_f32_to_f16(float f) {
+static inline __attribute__((always_inline)) uint16_t f32_to_f16(float f) {
     uint32_t u = twin_f32_to_bits(f);
     uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
     /* below 2^-14: adding 0.5 (2^-1) puts the value's multiple of 2^-24 in the low mantissa
@@ -35,6 +35,8 @@ uint16_t twin_f32_to_f16(float f) {
     r = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : r; /* NaN stays NaN, quiet */
     return (uint16_t)(sign | r);
 }
+
+uint16_t twin_f32_to_f16(float f) { return f32_to_f16(f); }
 
 const char *twin_dtype_name(asc_twin_dtype d) {
     static const char *names[] = {"float", "half", "bfloat16_t", "int8_t", "uint8_t", "int16_t",
@@ -67,7 +69,7 @@ void twin_store_f32(uint8_t *dst, asc_twin_dtype dtype, const float *in, size_t 
     /* one loop per format: each vectorizes */
     if (dtype == ASC_TWIN_F16) {
         for (size_t i = 0; i < n; i++) {
-            uint16_t h = twin_f32_to_f16(in[i]);
+            uint16_t h = f32_to_f16(in[i]);
             memcpy(dst + 2 * i, &h, 2);
         }
     } else {
