@@ -13,6 +13,23 @@
 
 #include "asc_twin/vec.h"
 
+/* ---- per-ISA clones ---------------------------------------------------------------- */
+
+/* The float kernels (and the written-bytes scan) are compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
+   at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
+   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes.
+   gcc only: clang's clones of a hidden-visibility function fail to link; not under the
+   sanitizers, whose runtimes may not be ready when an ifunc resolver runs. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#if __has_attribute(target_clones)
+#define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef TWIN_CLONES
+#define TWIN_CLONES
+#endif
+
 /* ---- element formats ------------------------------------------------------------- */
 
 static inline float twin_bits_to_f32(uint32_t u) {

@@ -204,21 +204,6 @@ static inline float sigmoid_f32(float x) {
     return (x < 0 ? e : 1.0f) / (1.0f + e);
 }
 
-/* Each kernel is compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
-   at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
-   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes.
-   gcc only: clang's clones of a hidden-visibility function fail to link; not under the
-   sanitizers, whose runtimes may not be ready when an ifunc resolver runs. */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(__SANITIZE_THREAD__) && !defined(__clang__)
-#if __has_attribute(target_clones)
-#define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef TWIN_CLONES
-#define TWIN_CLONES
-#endif
-
 TWIN_CLONES void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
     switch (op) {
     case ASC_TWIN_EXP: for (size_t i = 0; i < n; i++) d[i] = exp_f32(a[i]); break;
