@@ -223,6 +223,14 @@ void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const 
     asc_twin_compare_scalar(dst.TwinRef(), src0.TwinRef(), TwinScalar<T>(src1Scalar),
                             static_cast<asc_twin_cmp_mode>(cmpMode), calCount);
 }
+// Compares: the scalar compare under its newer name
+template <typename T, typename U, bool isSetMask = true, typename S, typename = std::enable_if_t<!std::is_base_of_v<LocalTensor<T>, S>>>
+void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const S src1Scalar, CMPMODE cmpMode,
+              uint32_t calCount)
+{
+    asc_twin_compare_scalar(dst.TwinRef(), src0.TwinRef(), TwinScalar<T>(src1Scalar),
+                            static_cast<asc_twin_cmp_mode>(cmpMode), calCount);
+}
 template <typename T, typename U>
 void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
             const LocalTensor<T> &src1, SELMODE selMode, uint32_t calCount)

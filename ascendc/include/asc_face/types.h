@@ -170,6 +170,13 @@ template <typename T> inline T TwinFromDouble(double d)
 
 } // namespace AscendC
 
+// the CCE C names of the floating types
+using float16_t = half;
+using float32_t = float;
+
+// event_t: the CCE builtins' event ids, global as in CANN
+enum event_t : int8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
 // pipe_t is a global enum in CANN (the CCE builtins' type)
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
                         PIPE_V2, PIPE_FIX };
