@@ -20,6 +20,8 @@ LAYERS = {
     "op_kernel": 2,
     "op_host/elementwise": 3,
     "op_host/op_api": 4,
+    # the AscendC twin: its C core and the C++ kernel API face over it (uses the runtime only)
+    "ascendc": 3,
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
