@@ -133,6 +133,17 @@ using TEventID = int8_t;
 
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
 
+// AscendC::Std: the kernel-side subset of <type_traits>/<algorithm> CANN offers.
+namespace Std {
+using std::conditional;
+using std::enable_if;
+using std::integral_constant;
+using std::is_same;
+template <typename A, typename B> inline constexpr bool is_same_v = std::is_same_v<A, B>;
+template <typename T> constexpr const T &min(const T &a, const T &b) { return b < a ? b : a; }
+template <typename T> constexpr const T &max(const T &a, const T &b) { return a < b ? b : a; }
+} // namespace Std
+
 // The element type of a tensor, as the vector core model names it.
 template <typename T> struct TwinDtype;
 template <> struct TwinDtype<float> { static constexpr asc_twin_dtype value = ASC_TWIN_F32; };
