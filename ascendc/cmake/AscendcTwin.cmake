@@ -15,7 +15,8 @@
 #     with TILING_KEY_IS(<n>) (TILING_KEY_IS then compares against the key launched).
 # The number of GM_ADDR arguments each registration carries is the instantiation's own.
 # DEFINES are the kernel's compile definitions (e.g. DTYPE_X=float for a kernel written
-# against DTYPE_* macros). Kernels compile with ASCENDC_TPL_KERNEL and ASCENDC_CPU_DEBUG.
+# against DTYPE_* macros). Kernels compile with ASCENDC_TPL_KERNEL, ASCENDC_CPU_DEBUG and
+# __CCE_KT_TEST__ (the macro CANN's CPU twin builds define).
 set(ASCENDC_TWIN_DIR ${CMAKE_CURRENT_LIST_DIR}/.. CACHE INTERNAL "the twin's ascendc/ folder")
 
 function(ascendc_twin_add_kernel target)
@@ -104,7 +105,7 @@ function(ascendc_twin_add_kernel target)
   endif()
 
   add_library(${target} OBJECT ${units})
-  target_compile_definitions(${target} PRIVATE ASCENDC_TPL_KERNEL ASCENDC_CPU_DEBUG ${A_DEFINES})
+  target_compile_definitions(${target} PRIVATE ASCENDC_TPL_KERNEL ASCENDC_CPU_DEBUG __CCE_KT_TEST__ ${A_DEFINES})
   target_include_directories(${target} PRIVATE ${dirs} ${A_INCLUDES})
   target_link_libraries(${target} PUBLIC ascendc_twin)
   set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
