@@ -33,19 +33,25 @@
 #define KERNEL_TASK_TYPE(key, type)
 
 // IEEE binary16, stored as its 16 bits; arithmetic goes through float as on a scalar unit.
-// The conversions round to nearest even, the float->half rule of a scalar assignment.
+// The conversions round to nearest even, the float->half rule of a scalar assignment; they
+// are constexpr (__builtin_bit_cast, gcc 11 and clang 9 on), as kernels declare constexpr
+// half constants.
 struct half {
     uint16_t bits = 0;
     half() = default;
     template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
-    half(U v) : bits(FromFloat(static_cast<float>(v))) {}
-    operator float() const { return ToFloat(bits); }
-    static half FromBits(uint16_t b) { half h; h.bits = b; return h; }
-
-    static uint16_t FromFloat(float f)
+    constexpr half(U v) : bits(FromFloat(static_cast<float>(v))) {}
+    constexpr operator float() const { return ToFloat(bits); }
+    static constexpr half FromBits(uint16_t b)
     {
-        uint32_t x;
-        std::memcpy(&x, &f, sizeof x);
+        half h;
+        h.bits = b;
+        return h;
+    }
+
+    static constexpr uint16_t FromFloat(float f)
+    {
+        const uint32_t x = __builtin_bit_cast(uint32_t, f);
         const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
         const uint32_t absx = x & 0x7fffffffu;
         if (absx > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN stays a quiet NaN
@@ -64,22 +70,16 @@ struct half {
         if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;
         return static_cast<uint16_t>(sign | r);
     }
-    static float ToFloat(uint16_t h)
+    static constexpr float ToFloat(uint16_t h)
     {
         const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
         const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-        float out;
-        if (e == 0) {
-            out = static_cast<float>(m) * (1.0f / 16777216.0f); // m * 2^-24, exact
-            uint32_t b;
-            std::memcpy(&b, &out, sizeof b);
-            b |= sign;
-            std::memcpy(&out, &b, sizeof out);
-            return out;
+        if (e == 0) { // m * 2^-24, exact
+            const float mag = static_cast<float>(m) * (1.0f / 16777216.0f);
+            return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, mag) | sign);
         }
         const uint32_t b = sign | (e == 31 ? (0xffu << 23) | (m << 13) : ((e + 112u) << 23) | (m << 13));
-        std::memcpy(&out, &b, sizeof out);
-        return out;
+        return __builtin_bit_cast(float, b);
     }
 };
 
@@ -88,18 +88,11 @@ struct bfloat16_t {
     uint16_t bits = 0;
     bfloat16_t() = default;
     template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
-    bfloat16_t(U v) : bits(FromFloat(static_cast<float>(v))) {}
-    operator float() const
+    constexpr bfloat16_t(U v) : bits(FromFloat(static_cast<float>(v))) {}
+    constexpr operator float() const { return __builtin_bit_cast(float, static_cast<uint32_t>(bits) << 16); }
+    static constexpr uint16_t FromFloat(float f)
     {
-        const uint32_t b = static_cast<uint32_t>(bits) << 16;
-        float f;
-        std::memcpy(&f, &b, sizeof f);
-        return f;
-    }
-    static uint16_t FromFloat(float f)
-    {
-        uint32_t x;
-        std::memcpy(&x, &f, sizeof x);
+        uint32_t x = __builtin_bit_cast(uint32_t, f);
         if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
         x += 0x7fffu + ((x >> 16) & 1u);
         return static_cast<uint16_t>(x >> 16);

@@ -241,3 +241,31 @@ TEST(FaceDemo, RuleBreakFailsTheLaunch)
     ICPU_SET_TILING_KEY(0);
     EXPECT_NONFATAL_FAILURE(ICPU_RUN_KF(face_demo, 1, g_x, g_y, g_z, g_ws, g_tiling), "InitBuffer");
 }
+
+// half and bfloat16_t, every bit pattern: the value against the decoder written here, the
+// round trip, and each midpoint between neighbours rounding to the even one; constexpr too.
+static_assert(half(65504.0f).bits == 0x7bff && half(65520.0f).bits == 0x7c00, "half: the largest and the overflow");
+static_assert(half(1.6732632423543772848170429916717).bits == 0x3eb1, "half: constexpr, as kernels declare constants");
+TEST(FaceTypes, HalfAndBfloat16Conversions)
+{
+    size_t bad = 0;
+    for (uint32_t b = 0; b < 0x10000u; b++) {
+        const uint16_t h = static_cast<uint16_t>(b);
+        const double hv = HalfBits(h), bv = Bf16Bits(h);
+        const float hf = half::FromBits(h), bf = bfloat16_t(bv);
+        if (std::isnan(hv)) {
+            bad += !std::isnan(hf);
+            continue;
+        }
+        bad += static_cast<double>(hf) != hv;
+        bad += half(hf).bits != h;
+        if (!std::isnan(bv)) bad += bfloat16_t(static_cast<float>(bv)).bits != h || static_cast<double>(bf) != bv;
+        // the midpoint to the next larger magnitude: a tie, to the even neighbour
+        const uint16_t up = static_cast<uint16_t>(h + 1);
+        if ((h & 0x7fffu) < 0x7bffu) {
+            const float mid = static_cast<float>((hv + HalfBits(up)) / 2); // exact in float
+            bad += half(mid).bits != ((h & 1u) ? up : h);
+        }
+    }
+    EXPECT_EQ(bad, 0u);
+}
