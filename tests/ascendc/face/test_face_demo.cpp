@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "gtest/gtest-spi.h"
 #include "tikicpulib.h"
+#include "face_ref.h"
 
 #include "acl/acl.h"
 #include "asc_twin/launch.h"
@@ -20,24 +21,6 @@
 extern "C" __global__ __aicore__ void face_demo(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling);
 
 namespace {
-
-// Decoders written here, not taken from the face: binary16 and bfloat16 bits to double.
-double HalfBits(uint16_t h)
-{
-    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    const double s = (h & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) return s * std::ldexp(m, -24);
-    if (e == 31) return m ? NAN : s * INFINITY;
-    return s * std::ldexp(1024 + m, e - 25);
-}
-double Bf16Bits(uint16_t b)
-{
-    const int e = (b >> 7) & 0xff, m = b & 0x7f;
-    const double s = (b & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) return s * std::ldexp(m, -133);
-    if (e == 255) return m ? NAN : s * INFINITY;
-    return s * std::ldexp(128 + m, e - 134);
-}
 
 double Reference(double x, double y, double alpha)
 {
