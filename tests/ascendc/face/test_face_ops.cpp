@@ -29,7 +29,7 @@ struct Launch {
 Launch RunOps(uint64_t key)
 {
     Launch l{static_cast<float *>(asc_twin_gm_alloc(N * 4)), static_cast<float *>(asc_twin_gm_alloc(N * 4)),
-             static_cast<float *>(asc_twin_gm_alloc(18 * N * 4)), static_cast<uint8_t *>(asc_twin_gm_alloc(32)), 0, ""};
+             static_cast<float *>(asc_twin_gm_alloc(27 * N * 4)), static_cast<uint8_t *>(asc_twin_gm_alloc(32)), 0, ""};
     for (int i = 0; i < N; i++) {
         l.x[i] = static_cast<float>(i - 31) * 0.375f; // includes 0 and a tie with y
         l.y[i] = static_cast<float>((i * 7) % 13) - 5.5f;
@@ -86,6 +86,29 @@ TEST(FaceOps, EachCallAgainstFloat64)
         {"slice/ReinterpretCast | GetUserWorkspace", [ws, &l](double, double, int i) {
              return i < N / 2 ? static_cast<double>(l.x[N / 2 + i]) : ws; }},
     };
+    const std::vector<std::pair<const char *, std::function<double(double)>>> after = {
+        {"LeakyRelu", [](double x) { return x > 0 ? x : 0.125 * x; }},
+        {"Cast CAST_FLOOR", [](double x) { return std::floor(x); }},
+        {"Cast CAST_CEIL", [](double x) { return std::ceil(x); }},
+        {"Cast CAST_ROUND (ties away)", [](double x) { return std::round(x); }},
+        {"Cast CAST_TRUNC", [](double x) { return std::trunc(x); }},
+        {"Cast CAST_RINT (ties even)", [](double x) { return std::nearbyint(x); }},
+    };
+    for (size_t r = 0; r < after.size(); r++)
+        for (int i = 0; i < N; i++)
+            EXPECT_EQ(l.out[(21 + r) * N + i], after[r].second(l.x[i])) << after[r].first << " [" << i << "] x=" << l.x[i];
+    // the bitwise rows, bit for bit (an OR of two floats' bits may be a NaN pattern)
+    auto bits = [](float f) {
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        return b;
+    };
+    for (int i = 0; i < N; i++) {
+        const uint32_t x = bits(l.x[i]), y = bits(l.y[i]);
+        EXPECT_EQ(bits(l.out[18 * N + i]), x & y) << "And [" << i << "]";
+        EXPECT_EQ(bits(l.out[19 * N + i]), x | y) << "Or [" << i << "]";
+        EXPECT_EQ(bits(l.out[20 * N + i]), ~x) << "Not [" << i << "]";
+    }
     for (size_t r = 0; r < rows.size(); r++) {
         for (int i = 0; i < N; i++) {
             const double want = rows[r].second(l.x[i], l.y[i], i), got = l.out[r * N + i];

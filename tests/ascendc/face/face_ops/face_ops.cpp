@@ -1,7 +1,7 @@
 // face_ops: a plain (non-template) kernel that runs one API call per output row, so that
 // each face mapping is checked on its own (test_face_ops.cpp), and that branches on
 // TILING_KEY_IS: the registration registers it under each key it tests.
-//   key 1: row k of `out` (n floats each) holds the result of call k (see kRows in the test)
+//   key 1: row k of `out` (n floats each) holds the result of call k (the test's table)
 //   key 2: SetAtomicAdd (not modelled: reported)
 //   key 3: a false ASSERT (reported)
 //   key 4: GlobalTensor::SetValue one element past the size SetGlobalBuffer gave (the core's rule)
@@ -32,7 +32,7 @@ __aicore__ inline void RunOps(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspa
     GlobalTensor<float> xg, yg, og;
     xg.SetGlobalBuffer((__gm__ float *)x, n);
     yg.SetGlobalBuffer((__gm__ float *)y, n);
-    og.SetGlobalBuffer((__gm__ float *)out, 18 * n);
+    og.SetGlobalBuffer((__gm__ float *)out, 27 * n);
     LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>(), t = bt.Get<float>(), u = bu.Get<float>();
     LocalTensor<uint8_t> mask = bm.Get<uint8_t>();
     // DataCopyParams form in: one block of n floats (n * 4 / 32 blocks)
@@ -86,6 +86,26 @@ __aicore__ inline void RunOps(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspa
     Duplicate(t[n / 2], static_cast<float>(GetUserWorkspace(workspace) - workspace), n / 2);
     SyncAll(); // one block: nothing to wait for
     Out(og, 17, t, n);
+    // bitwise, on the floats' bits as int16 lanes
+    LocalTensor<int16_t> xi = lx.ReinterpretCast<int16_t>(), yi = ly.ReinterpretCast<int16_t>();
+    LocalTensor<int16_t> ti = t.ReinterpretCast<int16_t>();
+    And(ti, xi, yi, 2 * n);
+    Out(og, 18, t, n);
+    Or(ti, xi, yi, 2 * n);
+    Out(og, 19, t, n);
+    Not(ti, xi, 2 * n);
+    Out(og, 20, t, n);
+    LeakyRelu(t, lx, 0.125f, n);
+    Out(og, 21, t, n);
+    // Cast to int32 in each rounding mode, and back (exact)
+    LocalTensor<int32_t> ui = u.ReinterpretCast<int32_t>();
+    const RoundMode modes[] = {RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL, RoundMode::CAST_ROUND,
+                               RoundMode::CAST_TRUNC, RoundMode::CAST_RINT};
+    for (int m = 0; m < 5; m++) {
+        Cast(ui, lx, modes[m], n);
+        Cast(t, ui, RoundMode::CAST_NONE, n);
+        Out(og, 22 + m, t, n);
+    }
 }
 } // namespace
 
