@@ -194,6 +194,7 @@ ASC_FACE_UNARY(Not, ASC_TWIN_NOT)
     }
 ASC_FACE_ADVANCED(Tanh, ASC_TWIN_TANH)
 ASC_FACE_ADVANCED(Sigmoid, ASC_TWIN_SIGMOID)
+ASC_FACE_ADVANCED(Log, ASC_TWIN_LN) // the advanced API's natural logarithm (Ln's numbers)
 #undef ASC_FACE_ADVANCED
 
 template <typename T, bool isSetMask = true, typename U>

@@ -137,6 +137,13 @@ template <typename T> constexpr const T &min(const T &a, const T &b) { return b 
 template <typename T> constexpr const T &max(const T &a, const T &b) { return a < b ? b : a; }
 } // namespace Std
 
+template <typename A, typename B> struct IsSameType {
+    static constexpr bool value = std::is_same_v<A, B>;
+};
+// bfloat16 and half to float (the scalar helpers kernels call)
+inline float ToFloat(const bfloat16_t &v) { return static_cast<float>(v); }
+inline float ToFloat(const half &v) { return static_cast<float>(v); }
+
 // The element type of a tensor, as the vector core model names it.
 template <typename T> struct TwinDtype;
 template <> struct TwinDtype<float> { static constexpr asc_twin_dtype value = ASC_TWIN_F32; };
