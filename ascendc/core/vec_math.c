@@ -97,15 +97,13 @@ void twin_store_int(uint8_t *dst, asc_twin_dtype dtype, size_t i, int64_t v) {
    take the value truncated toward zero, wrapped to the width). */
 void twin_scalar_bytes(asc_twin_dtype dt, double v, uint8_t out[8]) {
     if (dt == ASC_TWIN_F32) {
-        float f = (float)v;
+        float f = twin_scalar_f32(v);
         memcpy(out, &f, 4);
     } else if (dt == ASC_TWIN_F16 || dt == ASC_TWIN_BF16) {
-        uint16_t h = dt == ASC_TWIN_F16 ? twin_f32_to_f16((float)v) : twin_f32_to_bf16((float)v);
+        uint16_t h = dt == ASC_TWIN_F16 ? twin_f32_to_f16(twin_scalar_f32(v)) : twin_f32_to_bf16(twin_scalar_f32(v));
         memcpy(out, &h, 2);
     } else {
-        int64_t i = isnan(v) ? 0 : v >= 9.2233720368547758e18 ? INT64_MAX : v <= -9.2233720368547758e18 ? INT64_MIN
-                                                                                                         : (int64_t)v;
-        twin_store_int(out, dt, 0, i);
+        twin_store_int(out, dt, 0, twin_scalar_i64(v));
     }
 }
 
@@ -203,8 +201,10 @@ static inline float sigmoid_f32(float x) {
 
 /* Each kernel is compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
    at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
-   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes. */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__)
+   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes.
+   gcc only: clang's clones of a hidden-visibility function fail to link. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__clang__)
 #if __has_attribute(target_clones)
 #define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
