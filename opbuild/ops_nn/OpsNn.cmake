@@ -71,6 +71,12 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
       target_compile_options(opsnn_kut_${_name} PRIVATE -idirafter ${_checkout}/tests/ut/op_kernel)
     endif()
     target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin GTest::gtest GTest::gtest_main)
+    # CANN builds kernel UTs with __CCE_KT_TEST__ (ops-nn's UTs include tikicpulib.h under it);
+    # the project's own kernel UTs compare with the project's reference library
+    target_compile_definitions(opsnn_kut_${_name} PRIVATE __CCE_KT_TEST__=1)
+    if(TARGET mishgrad_reference)
+      target_link_libraries(opsnn_kut_${_name} PRIVATE mishgrad_reference)
+    endif()
     target_compile_options(opsnn_kut_${_name} PRIVATE -Wno-error -w)
     set_target_properties(opsnn_kut_${_name} PROPERTIES CXX_STANDARD 17)
   endif()
