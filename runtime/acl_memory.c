@@ -133,6 +133,18 @@ int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
     return live;
 }
 
+int mgrt_device_extent(const void *ptr, uintptr_t *base, uint64_t *bytes) {
+    if (ptr == NULL) return 0;
+    pthread_mutex_lock(&memory_lock);
+    const block *b = table_covering(&device_blocks, (uintptr_t)ptr, 1);
+    if (b != NULL) {
+        *base = b->base;
+        *bytes = b->size;
+    }
+    pthread_mutex_unlock(&memory_lock);
+    return b != NULL;
+}
+
 int mgrt_mem_pin(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return 0;
     pthread_mutex_lock(&memory_lock);

@@ -78,6 +78,9 @@ MGRT_API const mgrt_soc_profile *mgrt_soc(void);
 /* 1 when [ptr, ptr + bytes) lies inside one live aclrtMalloc block (bytes may be 0: then
    ptr itself must lie inside one, or be its end). */
 MGRT_API int mgrt_range_is_live(const void *ptr, uint64_t bytes);
+/* 1 when ptr lies inside a live aclrtMalloc block (or aclrtHostRegister range): its base
+   and size are returned (the AscendC twin bounds a kernel's GM accesses by them). */
+MGRT_API int mgrt_device_extent(const void *ptr, uintptr_t *base, uint64_t *bytes);
 /* The same check, and on success a pin on that block: the block stops being live as soon as
    an aclrtFree of it begins, but its memory stays allocated until the pin is dropped
    (mgrt_mem_unpin with any address inside the block). Phase 2 holds pins from its checks

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl/error_codes/rt_error_codes.h"
@@ -24,9 +25,13 @@ typedef struct twin_launch {
     int nargs;
     uint8_t *args[TWIN_MAX_ARGS];
     uint8_t *tiling_copy;               /* owned: the tiling the kernel reads, in "GM" */
+    size_t tiling_size;
     pthread_mutex_t error_lock;
     int32_t error;                      /* first report's code, 0 while none */
     char message[512];
+    int strict;                         /* MISHGRAD_TWIN_STRICT=1 at launch: warnings are errors */
+    const char *warned[32];             /* APIs already warned about in this launch */
+    int warned_count;
 } twin_launch;
 
 typedef struct twin_block {
@@ -35,6 +40,7 @@ typedef struct twin_block {
     int aborted;
     uint8_t *ub;                        /* this block's Unified Buffer */
     uint64_t ub_bytes;
+    uint8_t *shadow;                    /* one byte per UB byte: 1 once written */
 } twin_block;
 
 static _Thread_local twin_block *current_block;
@@ -67,6 +73,42 @@ void asc_twin_report(const char *api, const char *fmt, ...) {
     pthread_mutex_unlock(&l->error_lock);
 }
 
+int asc_twin_warn(const char *api, const char *fmt, ...) {
+    char text[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    twin_block *b = current_block;
+    if (b != NULL && b->launch->strict) {
+        asc_twin_report(api, "%s", text);
+        return -1;
+    }
+    int first = 1;
+    if (b != NULL) {
+        twin_launch *l = b->launch;
+        pthread_mutex_lock(&l->error_lock);
+        for (int i = 0; i < l->warned_count && first; i++) first = strcmp(l->warned[i], api) != 0;
+        if (first && l->warned_count < (int)(sizeof l->warned / sizeof l->warned[0])) l->warned[l->warned_count++] = api;
+        pthread_mutex_unlock(&l->error_lock);
+    }
+    if (first)
+        mgrt_log(MGRT_LOG_WARNING, "ASCENDC", "%s block %lld: %s: %s (MISHGRAD_TWIN_STRICT=1 makes this an error)",
+                 asc_twin_kernel_name(), (long long)asc_twin_block_idx(), api, text);
+    return 0;
+}
+
+int asc_twin_launch_extent(const void *p, uint8_t **base, uint64_t *bytes) {
+    twin_block *b = current_block;
+    if (b == NULL || b->launch->tiling_copy == NULL) return 0;
+    uintptr_t at = (uintptr_t)p, lo = (uintptr_t)b->launch->tiling_copy;
+    if (at < lo || at - lo >= b->launch->tiling_size) return 0;
+    *base = b->launch->tiling_copy;
+    *bytes = b->launch->tiling_size;
+    return 1;
+}
+
+uint8_t *asc_twin_ub_shadow(void) { return current_block ? current_block->shadow : NULL; }
 uint8_t *asc_twin_ub_base(void) { return current_block ? current_block->ub : NULL; }
 uint64_t asc_twin_ub_bytes(void) { return current_block ? current_block->ub_bytes : 0; }
 
@@ -86,14 +128,16 @@ int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes) {
 
 static void run_block(void *ctx, int64_t idx) {
     twin_launch *l = ctx;
-    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes};
+    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes, NULL};
     twin_block *outer = current_block;
     current_block = &block;
     /* zeroed so that a read before any write is at least defined; the rule that reports
        such reads keeps its own record of what was written */
     block.ub = mgrt_calloc(1, (size_t)block.ub_bytes);
-    if (block.ub == NULL) asc_twin_report("launch", "no memory for a %llu-byte UB", (unsigned long long)block.ub_bytes);
+    block.shadow = block.ub == NULL ? NULL : mgrt_calloc(1, (size_t)block.ub_bytes);
+    if (block.shadow == NULL) asc_twin_report("launch", "no memory for a %llu-byte UB", (unsigned long long)block.ub_bytes);
     else l->kernel->entry(l->args);
+    mgrt_free(block.shadow);
     mgrt_free(block.ub);
     current_block = outer;
 }
@@ -140,10 +184,13 @@ static int32_t launch_prepare(const char *api, const asc_twin_launch_args *a, tw
             return mgrt_fail_at(api, ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
         }
         memcpy(l->tiling_copy, a->tiling, a->tiling_size);
+        l->tiling_size = a->tiling_size;
         /* the tiling is the last GM_ADDR (CANN's kernel signature: ..., workspace, tiling) */
         l->args[a->nargs - 1] = l->tiling_copy;
     }
     pthread_mutex_init(&l->error_lock, NULL);
+    const char *strict = getenv("MISHGRAD_TWIN_STRICT");
+    l->strict = strict != NULL && strcmp(strict, "1") == 0;
     *out = l;
     return 0;
 }

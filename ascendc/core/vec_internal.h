@@ -1,0 +1,92 @@
+/*
+ * ascendc/core/vec_internal.h: what the vector core's files share (internal to the twin):
+ * element conversions, the operand rules (vec_rules.c) and the float kernels (vec_math.c).
+ * The rules run before any byte is written; each returns 0, or -1 after its report.
+ */
+#ifndef ASC_TWIN_VEC_INTERNAL_H_
+#define ASC_TWIN_VEC_INTERNAL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "asc_twin/vec.h"
+
+/* ---- element formats ------------------------------------------------------------- */
+
+static inline float twin_bits_to_f32(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline uint32_t twin_f32_to_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+/* half and bfloat16 <-> float: widening is exact; narrowing rounds to nearest even with
+   IEEE overflow to infinity (what one vector instruction's result does; Cast has its own). */
+float twin_f16_to_f32(uint16_t h);
+uint16_t twin_f32_to_f16(float f);
+static inline float twin_bf16_to_f32(uint16_t b) { return twin_bits_to_f32((uint32_t)b << 16); }
+static inline uint16_t twin_f32_to_bf16(float f) {
+    uint32_t u = twin_f32_to_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+const char *twin_dtype_name(asc_twin_dtype dtype);
+static inline int twin_is_float(asc_twin_dtype d) { return d == ASC_TWIN_F32 || d == ASC_TWIN_F16 || d == ASC_TWIN_BF16; }
+
+/* Element i of a float-typed buffer as float, and the store back (rounded per dtype). */
+void twin_load_f32(float *out, const uint8_t *src, asc_twin_dtype dtype, size_t n);
+void twin_store_f32(uint8_t *dst, asc_twin_dtype dtype, const float *in, size_t n);
+/* Integer elements as int64 and back (wrapping to the dtype's width, as the device's
+   integer lanes do). */
+int64_t twin_load_int(const uint8_t *src, asc_twin_dtype dtype, size_t i);
+void twin_store_int(uint8_t *dst, asc_twin_dtype dtype, size_t i, int64_t v);
+/* A scalar (given as double) in an element format: float types round to nearest even,
+   integers truncate toward zero and wrap to the width (NaN gives 0). */
+void twin_scalar_bytes(asc_twin_dtype dtype, double v, uint8_t out[8]);
+
+/* ---- rules (vec_rules.c) ------------------------------------------------------------ */
+
+/* One UB operand of an instruction: the tensor, its role in messages ("destination",
+   "source", "source 0", ...), the bytes the instruction touches, and whether the API needs
+   a 32-byte aligned start. */
+typedef struct twin_operand {
+    asc_twin_ub_ref ref;
+    const char *role;
+    uint64_t bytes;
+    int aligned;
+} twin_operand;
+/* Count within capacity, inside the block's UB, aligned where required, for each operand;
+   `count` is named in the capacity message. */
+int twin_check_ub(const char *api, uint64_t count, const twin_operand *ops, int n);
+/* The GM range [t.addr + offset, + bytes) within SetGlobalBuffer's size and within one
+   real allocation (GmAlloc, aclrtMalloc, the launch's own buffers). */
+int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t offset, uint64_t bytes);
+/* dst and src overlap: 0 when they do not, or when `inplace_ok` and they start at the same
+   address with dst elements no wider than src ones; else the overlap rule (a warning once
+   per launch and API, an error under MISHGRAD_TWIN_STRICT=1): returns 1 when the caller
+   must read src from a snapshot, -1 after an error report. `why` names the restriction. */
+int twin_check_overlap(const char *api, const twin_operand *dst, const twin_operand *src, int inplace_ok,
+                       const char *why);
+
+/* The block's written-bytes record: one byte per UB byte, 1 once something wrote it. */
+uint8_t *twin_shadow(const uint8_t *ub_addr);
+/* 1 when all n shadow bytes are set. */
+int twin_all_written(const uint8_t *shadow, size_t n);
+/* Reports unwritten bytes of [addr, + bytes) reaching `what` ("to GM", "to a scalar");
+   `role` names the bytes ("the source tensor", "element 5"). */
+int twin_check_written(const char *api, const char *role, const uint8_t *addr, uint64_t bytes, const char *what);
+/* Marks dst's elements written where every byte of the sources' element i was (sources
+   may be NULL; element sizes may differ). */
+void twin_propagate(uint8_t *dst, uint32_t dst_es, const uint8_t *src0, uint32_t s0_es, const uint8_t *src1,
+                    uint32_t s1_es, size_t n);
+
+/* ---- float kernels (vec_math.c): d[i] = f(a[i]) over float arrays ----------------- */
+void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n);
+void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n);
+void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a, float s, size_t n);
+
+#endif /* ASC_TWIN_VEC_INTERNAL_H_ */

@@ -1,0 +1,154 @@
+/*
+ * ascendc/core/vec_rules.c: the rules every vector instruction and data move checks before
+ * it writes a byte (docs/ascendc_twin.md, "Rules"): counts within each operand, UB operands
+ * inside the block's UB and 32-byte aligned, GM ranges within SetGlobalBuffer's size and the
+ * real allocation, operands that overlap where the API forbids it, and the record of written
+ * UB bytes that makes a read of never-written bytes reaching GM or a scalar a report.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "asc_twin/gm.h"
+#include "mgrt.h"
+#include "twin_block.h"
+#include "vec_internal.h"
+
+static unsigned long long ull(uint64_t v) { return (unsigned long long)v; }
+
+/* Offset of p in the UB, or -1 when it is not inside. */
+static int64_t ub_offset(const uint8_t *p) {
+    uint8_t *base = asc_twin_ub_base();
+    if (base == NULL || p == NULL) return -1;
+    uintptr_t at = (uintptr_t)p, lo = (uintptr_t)base;
+    if (at < lo || at - lo >= asc_twin_ub_bytes()) return -1;
+    return (int64_t)(at - lo);
+}
+
+int twin_check_ub(const char *api, uint64_t count, const twin_operand *ops, int n) {
+    if (asc_twin_ub_base() == NULL || asc_twin_block_aborted()) return -1;
+    uint64_t ub = asc_twin_ub_bytes();
+    for (int i = 0; i < n; i++) {
+        const twin_operand *o = &ops[i];
+        if (o->bytes > o->ref.capacity_bytes) {
+            asc_twin_report(api, "count %llu elements (%llu bytes) exceeds the %s tensor's %llu bytes", ull(count),
+                            ull(o->bytes), o->role, ull(o->ref.capacity_bytes));
+            return -1;
+        }
+        int64_t off = ub_offset(o->ref.addr);
+        if (off < 0) {
+            asc_twin_report(api, "the %s tensor at %p is not in the block's UB (%llu bytes)", o->role,
+                            (void *)o->ref.addr, ull(ub));
+            return -1;
+        }
+        if (o->bytes > ub - (uint64_t)off) {
+            asc_twin_report(api, "the %s tensor's %llu bytes at UB offset %lld run past the UB's end (%llu bytes)",
+                            o->role, ull(o->bytes), (long long)off, ull(ub));
+            return -1;
+        }
+        if (o->aligned && off % 32 != 0) {
+            asc_twin_report(api, "the %s tensor starts at UB offset %lld, not 32-byte aligned", o->role,
+                            (long long)off);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t offset, uint64_t bytes) {
+    if (bytes == 0) return 0;
+    if (offset > t.size_bytes || bytes > t.size_bytes - offset) {
+        asc_twin_report(api, "GM bytes [%llu, %llu) of the %s exceed the %llu bytes SetGlobalBuffer gave", ull(offset),
+                        ull(offset + bytes), role, ull(t.size_bytes));
+        return -1;
+    }
+    /* an address, not a pointer: the offset may be anything below SetGlobalBuffer's size */
+    const void *p = (const void *)((uintptr_t)t.addr + offset);
+    uint8_t *base = NULL;
+    uint64_t size = 0;
+    uintptr_t rt_base = 0;
+    if (t.addr == NULL) {
+        asc_twin_report(api, "the %s's GM address is null", role);
+        return -1;
+    }
+    /* the allocation holding the first byte, or ending right where the access starts (an
+       address, not a pointer into anything: it may lie one byte before the access) */
+    const char *kind = NULL;
+    for (uintptr_t probe = (uintptr_t)p, k = 0; k < 2 && kind == NULL && probe != 0; k++, probe--) {
+        const void *at = (const void *)probe;
+        if (asc_twin_gm_extent(at, &base, &size)) kind = "GmAlloc block";
+        else if (mgrt_device_extent(at, &rt_base, &size)) kind = "aclrtMalloc block", base = (uint8_t *)rt_base;
+        else if (asc_twin_launch_extent(at, &base, &size)) kind = "launch's tiling copy";
+    }
+    if (kind == NULL) {
+        asc_twin_report(api, "GM bytes [%p, +%llu) of the %s are in no GM allocation (GmAlloc, aclrtMalloc, "
+                        "the launch's tiling)", (const void *)p, ull(bytes), role);
+        return -1;
+    }
+    uint64_t from = (uint64_t)((uintptr_t)p - (uintptr_t)base);
+    if (bytes > size - from) {
+        asc_twin_report(api, "GM bytes [%llu, %llu) of the %s run %llu bytes past the end of its %s (%llu bytes)",
+                        ull(from), ull(from + bytes), role, ull(from + bytes - size), kind, ull(size));
+        return -1;
+    }
+    return 0;
+}
+
+int twin_check_overlap(const char *api, const twin_operand *dst, const twin_operand *src, int inplace_ok,
+                       const char *why) {
+    uintptr_t d = (uintptr_t)dst->ref.addr, s = (uintptr_t)src->ref.addr;
+    if (dst->bytes == 0 || src->bytes == 0 || d + dst->bytes <= s || s + src->bytes <= d) return 0;
+    uint32_t des = asc_twin_dtype_size(dst->ref.dtype), ses = asc_twin_dtype_size(src->ref.dtype);
+    int64_t doff = ub_offset(dst->ref.addr), soff = ub_offset(src->ref.addr);
+    if (d == s) {
+        if (inplace_ok && des <= ses) return 0;
+        int r = asc_twin_warn(api, "the %s and %s tensors are the same (UB offset %lld): %s", dst->role, src->role,
+                              (long long)doff, why);
+        if (r < 0) return -1;
+        return des <= ses ? 0 : 1;
+    }
+    int r = asc_twin_warn(api, "the %s [UB offset %lld, +%llu) and %s [UB offset %lld, +%llu) overlap partially", dst->role,
+                          (long long)doff, ull(dst->bytes), src->role, (long long)soff, ull(src->bytes));
+    return r < 0 ? -1 : 1;
+}
+
+uint8_t *twin_shadow(const uint8_t *ub_addr) {
+    int64_t off = ub_offset(ub_addr);
+    return off < 0 ? NULL : asc_twin_ub_shadow() + off;
+}
+
+int twin_all_written(const uint8_t *shadow, size_t n) { return n == 0 || memchr(shadow, 0, n) == NULL; }
+
+int twin_check_written(const char *api, const char *role, const uint8_t *addr, uint64_t bytes, const char *what) {
+    const uint8_t *sh = twin_shadow(addr);
+    if (sh == NULL || bytes == 0) return 0;
+    const uint8_t *first = memchr(sh, 0, (size_t)bytes);
+    if (first == NULL) return 0;
+    uint64_t unwritten = 0;
+    for (uint64_t i = (uint64_t)(first - sh); i < bytes; i++) unwritten += sh[i] == 0;
+    asc_twin_report(api, "%llu of the %llu bytes %s gives %s were never written (first at UB offset %lld)",
+                    ull(unwritten), ull(bytes), role, what, (long long)ub_offset(addr + (first - sh)));
+    return -1;
+}
+
+/* 1 when all es bytes at p are set */
+static int elem_written(const uint8_t *p, uint32_t es) {
+    for (uint32_t k = 0; k < es; k++)
+        if (p[k] == 0) return 0;
+    return 1;
+}
+
+void twin_propagate(uint8_t *dst, uint32_t dst_es, const uint8_t *src0, uint32_t s0_es, const uint8_t *src1,
+                    uint32_t s1_es, size_t n) {
+    if (dst == NULL) return;
+    if ((src0 == NULL || twin_all_written(src0, n * s0_es)) && (src1 == NULL || twin_all_written(src1, n * s1_es))) {
+        memset(dst, 1, n * dst_es);
+        return;
+    }
+    /* some element is unwritten: per element, "written" where every source byte was (the
+       definedness memcheck gives a result) */
+    for (size_t i = 0; i < n; i++) {
+        int w = (src0 == NULL || elem_written(src0 + i * s0_es, s0_es)) &&
+                (src1 == NULL || elem_written(src1 + i * s1_es, s1_es));
+        memset(dst + i * dst_es, w, dst_es);
+    }
+}

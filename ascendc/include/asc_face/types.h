@@ -1,0 +1,177 @@
+/*
+ * asc_face/types.h: the qualifiers, scalar types and enums of CANN's kernel API
+ * (kernel_operator.h), as the twin compiles them for the CPU. Names and enum values are
+ * CANN's (asc-devkit's headers and the Ascend C API reference); the code is the project's.
+ */
+#ifndef ASC_FACE_TYPES_H_
+#define ASC_FACE_TYPES_H_
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "asc_twin/vec.h"
+
+// Qualifiers: on the CPU a kernel is an ordinary function and GM an ordinary address.
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef GM_ADDR
+#define GM_ADDR __gm__ uint8_t *
+#endif
+// The kernel's core type (AIV only, mixed, ...): the twin models one vector core per block.
+#define KERNEL_TASK_TYPE_DEFAULT(type)
+#define KERNEL_TASK_TYPE(key, type)
+
+// IEEE binary16, stored as its 16 bits; arithmetic goes through float as on a scalar unit.
+// The conversions round to nearest even, the float->half rule of a scalar assignment.
+struct half {
+    uint16_t bits = 0;
+    half() = default;
+    template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
+    half(U v) : bits(FromFloat(static_cast<float>(v))) {}
+    operator float() const { return ToFloat(bits); }
+    static half FromBits(uint16_t b) { half h; h.bits = b; return h; }
+
+    static uint16_t FromFloat(float f)
+    {
+        uint32_t x;
+        std::memcpy(&x, &f, sizeof x);
+        const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+        const uint32_t absx = x & 0x7fffffffu;
+        if (absx > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN stays a quiet NaN
+        if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u); // rounds past 65504: inf
+        if (absx < 0x38800000u) {                                             // a half subnormal (or 0)
+            if (absx < 0x33000000u) return sign;                               // below half the least one
+            const uint32_t mant = (absx & 0x7fffffu) | 0x800000u;
+            const int shift = 126 - static_cast<int>(absx >> 23);              // 14..24
+            uint32_t r = mant >> shift;
+            const uint32_t rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+            if (rem > halfway || (rem == halfway && (r & 1u))) r++;
+            return static_cast<uint16_t>(sign | r);
+        }
+        uint32_t r = ((absx >> 13) - (112u << 10));
+        const uint32_t rem = absx & 0x1fffu;
+        if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;
+        return static_cast<uint16_t>(sign | r);
+    }
+    static float ToFloat(uint16_t h)
+    {
+        const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+        const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+        float out;
+        if (e == 0) {
+            out = static_cast<float>(m) * (1.0f / 16777216.0f); // m * 2^-24, exact
+            uint32_t b;
+            std::memcpy(&b, &out, sizeof b);
+            b |= sign;
+            std::memcpy(&out, &b, sizeof out);
+            return out;
+        }
+        const uint32_t b = sign | (e == 31 ? (0xffu << 23) | (m << 13) : ((e + 112u) << 23) | (m << 13));
+        std::memcpy(&out, &b, sizeof out);
+        return out;
+    }
+};
+
+// bfloat16: the upper 16 bits of a float; float->bfloat16 rounds to nearest even.
+struct bfloat16_t {
+    uint16_t bits = 0;
+    bfloat16_t() = default;
+    template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
+    bfloat16_t(U v) : bits(FromFloat(static_cast<float>(v))) {}
+    operator float() const
+    {
+        const uint32_t b = static_cast<uint32_t>(bits) << 16;
+        float f;
+        std::memcpy(&f, &b, sizeof f);
+        return f;
+    }
+    static uint16_t FromFloat(float f)
+    {
+        uint32_t x;
+        std::memcpy(&x, &f, sizeof x);
+        if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
+        x += 0x7fffu + ((x >> 16) & 1u);
+        return static_cast<uint16_t>(x >> 16);
+    }
+};
+
+namespace AscendC {
+
+// Where a tensor lives (CANN's order: the values match asc-devkit's TPosition).
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC,
+    LCM = VECCALC, SPM, SHM = SPM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX,
+};
+using QuePosition = TPosition;
+
+enum class RoundMode : uint8_t {
+    CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD,
+    CAST_HYBRID, CAST_EVEN, CAST_ZERO, UNKNOWN = 0xFF,
+};
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+// Pipes and the events between them: the twin runs each instruction to completion in
+// program order, so barriers and flags order nothing that is not already ordered.
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1, MTE1_MTE3,
+    MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3,
+    MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
+};
+using TEventID = int8_t;
+
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+
+// The element type of a tensor, as the vector core model names it.
+template <typename T> struct TwinDtype;
+template <> struct TwinDtype<float> { static constexpr asc_twin_dtype value = ASC_TWIN_F32; };
+template <> struct TwinDtype<half> { static constexpr asc_twin_dtype value = ASC_TWIN_F16; };
+template <> struct TwinDtype<bfloat16_t> { static constexpr asc_twin_dtype value = ASC_TWIN_BF16; };
+template <> struct TwinDtype<int8_t> { static constexpr asc_twin_dtype value = ASC_TWIN_I8; };
+template <> struct TwinDtype<uint8_t> { static constexpr asc_twin_dtype value = ASC_TWIN_U8; };
+template <> struct TwinDtype<bool> { static constexpr asc_twin_dtype value = ASC_TWIN_U8; };
+template <> struct TwinDtype<int16_t> { static constexpr asc_twin_dtype value = ASC_TWIN_I16; };
+template <> struct TwinDtype<uint16_t> { static constexpr asc_twin_dtype value = ASC_TWIN_U16; };
+template <> struct TwinDtype<int32_t> { static constexpr asc_twin_dtype value = ASC_TWIN_I32; };
+template <> struct TwinDtype<uint32_t> { static constexpr asc_twin_dtype value = ASC_TWIN_U32; };
+template <> struct TwinDtype<int64_t> { static constexpr asc_twin_dtype value = ASC_TWIN_I64; };
+template <> struct TwinDtype<uint64_t> { static constexpr asc_twin_dtype value = ASC_TWIN_U64; };
+
+// A scalar operand as the core takes it: first converted to the tensor's type (as the
+// device does), then to double (exact for every such value).
+template <typename T, typename U> inline double TwinScalar(const U &v)
+{
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
+        return static_cast<double>(static_cast<float>(static_cast<T>(v)));
+    } else {
+        return static_cast<double>(static_cast<T>(v));
+    }
+}
+// And back: a value the core read, as T (exact: the core returns a value of T's type).
+template <typename T> inline T TwinFromDouble(double d)
+{
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
+        return T(static_cast<float>(d));
+    } else {
+        return static_cast<T>(d);
+    }
+}
+
+} // namespace AscendC
+
+// pipe_t is a global enum in CANN (the CCE builtins' type)
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+                        PIPE_V2, PIPE_FIX };
+
+#endif // ASC_FACE_TYPES_H_
