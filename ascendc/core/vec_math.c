@@ -111,22 +111,125 @@ void twin_scalar_bytes(asc_twin_dtype dt, double v, uint8_t out[8]) {
 
 /* ---- float kernels ----------------------------------------------------------------- */
 
-void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
+/* The transcendentals, as straight-line float arithmetic and selects (no calls, no
+   branches) so that the loops over a tile vectorize. Each is tested against float64 over a
+   dense sample (tests/ascendc/test_twin_numerics.c; bounds in docs/ascendc_twin.md). */
+
+static inline float from_bits(uint32_t u) { return twin_bits_to_f32(u); }
+
+/* exp: n = round(x / ln2) by the 1.5 * 2^23 trick (n from the sum's bits: no float-to-int
+   conversion of a NaN), r = x - n ln2 in two parts (Cody-Waite; n ln2_hi is exact),
+   exp(r) by a degree-7 polynomial (Cephes' expf coefficients), times 2^n as two factors so
+   that results down to the subnormals round once. x >= 88.7228394 (exp above FLT_MAX by more
+   than half an ulp) is infinity; x <= -104 underflows to 0. */
+static inline float exp_f32(float x) {
+    float xc = x > 88.72283172607422f ? 88.72283172607422f : x;
+    xc = xc < -104.0f ? -104.0f : xc;
+    float t = xc * 1.44269504088896341f + 12582912.0f;
+    int32_t n = (int32_t)(twin_f32_to_bits(t) - 0x4B400000u);
+    float nf = t - 12582912.0f;
+    float r = xc - nf * 0.693359375f;
+    r = r - nf * -2.12194440e-4f;
+    float z = r * r;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * z + r + 1.0f;
+    int32_t n1 = n / 2, n2 = n - n1;
+    float y = p * from_bits((uint32_t)(n1 + 127) << 23) * from_bits((uint32_t)(n2 + 127) << 23);
+    y = x >= 88.72283935546875f ? INFINITY : y;
+    return x != x ? x : y;
+}
+
+/* ln: x = m 2^e with m in [sqrt(1/2), sqrt(2)), ln(1 + f) = f - f^2/2 + f^3 P(f) (Cephes'
+   logf polynomial), e ln2 in two parts; subnormals scaled by 2^23 first. */
+static inline float ln_f32(float x) {
+    int sub = x < 0x1p-126f;
+    float xs = sub ? x * 0x1p23f : x;
+    uint32_t u = twin_f32_to_bits(xs);
+    int32_t e = (int32_t)((u >> 23) & 0xffu) - 126 - (sub ? 23 : 0);
+    float m = from_bits((u & 0x007fffffu) | 0x3f000000u); /* [0.5, 1) */
+    int small = m < 0.707106781186547524f;
+    e = small ? e - 1 : e;
+    float f = small ? m + m - 1.0f : m - 1.0f;
+    float z = f * f;
+    float y = 7.0376836292e-2f;
+    y = y * f - 1.1514610310e-1f;
+    y = y * f + 1.1676998740e-1f;
+    y = y * f - 1.2420140846e-1f;
+    y = y * f + 1.4249322787e-1f;
+    y = y * f - 1.6668057665e-1f;
+    y = y * f + 2.0000714765e-1f;
+    y = y * f - 2.4999993993e-1f;
+    y = y * f + 3.3333331174e-1f;
+    y = y * f * z;
+    float fe = (float)e;
+    y += -2.12194440e-4f * fe;
+    y += -0.5f * z;
+    float r = f + y;
+    r += 0.693359375f * fe;
+    r = x == INFINITY ? INFINITY : r;
+    r = x == 0.0f ? -INFINITY : r;
+    r = x < 0.0f ? NAN : r;
+    return x != x ? x : r;
+}
+
+/* tanh: an odd polynomial below |x| = 0.625 (Cephes' tanhf), 1 - 2 / (e^2|x| + 1) above, the
+   sign put back; e^2|x| overflowing gives 1. */
+static inline float tanh_f32(float x) {
+    float a = x < 0 ? -x : x;
+    float z = x * x;
+    float p = -5.70498872745e-3f;
+    p = p * z + 2.06390887954e-2f;
+    p = p * z - 5.37397155531e-2f;
+    p = p * z + 1.33314422036e-1f;
+    p = p * z - 3.33332819422e-1f;
+    float small = x + x * z * p;
+    float big = 1.0f - 2.0f / (exp_f32(a + a) + 1.0f);
+    big = x < 0 ? -big : big;
+    float y = a < 0.625f ? small : big;
+    return x != x ? x : y;
+}
+
+/* sigmoid: with e = e^-|x|, 1 / (1 + e) for x >= 0 and e / (1 + e) below (so that results
+   near the underflow keep their digits instead of 1 / (1 + inf)) */
+static inline float sigmoid_f32(float x) {
+    float e = exp_f32(x < 0 ? x : -x);
+    return (x < 0 ? e : 1.0f) / (1.0f + e);
+}
+
+/* Each kernel is compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
+   at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
+   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__)
+#if __has_attribute(target_clones)
+#define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef TWIN_CLONES
+#define TWIN_CLONES
+#endif
+
+TWIN_CLONES void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
     switch (op) {
-    case ASC_TWIN_EXP: for (size_t i = 0; i < n; i++) d[i] = (float)exp((double)a[i]); break;
-    case ASC_TWIN_LN: for (size_t i = 0; i < n; i++) d[i] = (float)log((double)a[i]); break;
+    case ASC_TWIN_EXP: for (size_t i = 0; i < n; i++) d[i] = exp_f32(a[i]); break;
+    case ASC_TWIN_LN: for (size_t i = 0; i < n; i++) d[i] = ln_f32(a[i]); break;
     case ASC_TWIN_ABS: for (size_t i = 0; i < n; i++) d[i] = fabsf(a[i]); break;
     case ASC_TWIN_RELU: for (size_t i = 0; i < n; i++) d[i] = a[i] > 0.0f ? a[i] : 0.0f; break;
     case ASC_TWIN_SQRT: for (size_t i = 0; i < n; i++) d[i] = sqrtf(a[i]); break;
-    case ASC_TWIN_RSQRT: for (size_t i = 0; i < n; i++) d[i] = (float)(1.0 / sqrt((double)a[i])); break;
+    /* two IEEE roundings: within 1.5 ulp (measured in the numerics test) */
+    case ASC_TWIN_RSQRT: for (size_t i = 0; i < n; i++) d[i] = 1.0f / sqrtf(a[i]); break;
     case ASC_TWIN_RECIPROCAL: for (size_t i = 0; i < n; i++) d[i] = 1.0f / a[i]; break;
-    case ASC_TWIN_TANH: for (size_t i = 0; i < n; i++) d[i] = (float)tanh((double)a[i]); break;
-    case ASC_TWIN_SIGMOID: for (size_t i = 0; i < n; i++) d[i] = (float)(1.0 / (1.0 + exp(-(double)a[i]))); break;
+    case ASC_TWIN_TANH: for (size_t i = 0; i < n; i++) d[i] = tanh_f32(a[i]); break;
+    case ASC_TWIN_SIGMOID: for (size_t i = 0; i < n; i++) d[i] = sigmoid_f32(a[i]); break;
     default: break;
     }
 }
 
-void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n) {
+TWIN_CLONES void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n) {
     switch (op) {
     case ASC_TWIN_ADD: for (size_t i = 0; i < n; i++) d[i] = a[i] + b[i]; break;
     case ASC_TWIN_SUB: for (size_t i = 0; i < n; i++) d[i] = a[i] - b[i]; break;
@@ -138,7 +241,7 @@ void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const floa
     }
 }
 
-void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a, float s, size_t n) {
+TWIN_CLONES void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a, float s, size_t n) {
     switch (op) {
     case ASC_TWIN_ADDS: for (size_t i = 0; i < n; i++) d[i] = a[i] + s; break;
     case ASC_TWIN_MULS: for (size_t i = 0; i < n; i++) d[i] = a[i] * s; break;
