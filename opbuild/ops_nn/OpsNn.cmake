@@ -70,7 +70,8 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
       get_filename_component(_checkout ${MISHGRAD_OPS_NN_COMMON}/../.. ABSOLUTE)
       target_compile_options(opsnn_kut_${_name} PRIVATE -idirafter ${_checkout}/tests/ut/op_kernel)
     endif()
-    target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin GTest::gtest GTest::gtest_main)
+    # gtest comes through the UT harness library (its imported targets are local to opbuild/ut)
+    target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin op_api_ut)
     # CANN builds kernel UTs with __CCE_KT_TEST__ (ops-nn's UTs include tikicpulib.h under it);
     # the project's own kernel UTs compare with the project's reference library
     target_compile_definitions(opsnn_kut_${_name} PRIVATE __CCE_KT_TEST__=1)

@@ -96,26 +96,26 @@ private:
         /* a tail shorter than 32 bytes is padded in the UB, never read from beyond the GM range */
         const DataCopyExtParams params{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};
         const DataCopyPadExtParams<T> pad{false, 0, 0, static_cast<T>(0)};
-        LocalTensor<T> g = gradQueue_AllocTensor<T>();
+        LocalTensor<T> g = gradQueue_.AllocTensor<T>();
         DataCopyPad(g, gradGm_[offset], params, pad);
         gradQueue_.EnQue(g);
-        LocalTensor<T> x = xQueue_AllocTensor<T>();
+        LocalTensor<T> x = xQueue_.AllocTensor<T>();
         DataCopyPad(x, xGm_[offset], params, pad);
         xQueue_.EnQue(x);
     }
 
     __aicore__ inline void Compute(uint32_t count)
     {
-        LocalTensor<T> g = gradQueue_DeQue<T>();
-        LocalTensor<T> x = xQueue_DeQue<T>();
-        LocalTensor<T> out = outQueue_AllocTensor<T>();
-        LocalTensor<float> a = workA_Get<float>();
-        LocalTensor<float> b = workB_Get<float>();
+        LocalTensor<T> g = gradQueue_.DeQue<T>();
+        LocalTensor<T> x = xQueue_.DeQue<T>();
+        LocalTensor<T> out = outQueue_.AllocTensor<T>();
+        LocalTensor<float> a = workA_.Get<float>();
+        LocalTensor<float> b = workB_.Get<float>();
         if constexpr (IS_FLOAT) {
             MishGradF32(out, g, x, a, b, count);
         } else {
-            LocalTensor<float> gf = gradF_Get<float>();
-            LocalTensor<float> xf = xF_Get<float>();
+            LocalTensor<float> gf = gradF_.Get<float>();
+            LocalTensor<float> xf = xF_.Get<float>();
             Cast(gf, g, RoundMode::CAST_NONE, count); /* exact widening */
             Cast(xf, x, RoundMode::CAST_NONE, count);
             MishGradF32(gf, gf, xf, a, b, count);
@@ -128,7 +128,7 @@ private:
 
     __aicore__ inline void CopyOut(int64_t offset, uint32_t count)
     {
-        LocalTensor<T> out = outQueue_DeQue<T>();
+        LocalTensor<T> out = outQueue_.DeQue<T>();
         const DataCopyExtParams params{1, static_cast<uint32_t>(count * sizeof(T)), 0, 0, 0};
         DataCopyPad(outGm_[offset], out, params);
         outQueue_.FreeTensor(out);
