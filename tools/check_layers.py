@@ -18,6 +18,7 @@ LAYERS = {
     "runtime": 1,
     "nnopbase": 2,
     "op_kernel": 2,
+    "ascendc": 2,          # the AscendC twin: over the runtime only
     "op_host/elementwise": 3,
     "op_host/op_api": 4,
 }

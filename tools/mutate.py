@@ -60,6 +60,8 @@ LAYERS = [
      ["op_host/elementwise/*_l0.c", "op_host/*tiling*.c"]),
     ("op_kernel", "kernels: math, ISA vocabularies, dispatch",
      ["op_kernel/*.c", "op_kernel/*.h", "op_kernel/simd/*.h", "op_kernel/math/*.h"]),
+    ("twin", "AscendC twin core: launch, queues, vector instructions, Cast, copies, rules",
+     ["ascendc/core/*.c", "ascendc/core/*.h"]),
     # The Python package's C extension, judged by its pytest suite (PYTHON_TEST below), not CTest.
     ("python", "the mishgrad package's extension: arguments, tensors, host memory, errors",
      ["python/csrc/*.c", "python/csrc/*.h"]),

@@ -15,7 +15,8 @@
 #     with TILING_KEY_IS(<n>) (TILING_KEY_IS then compares against the key launched).
 # The number of GM_ADDR arguments each registration carries is the instantiation's own.
 # DEFINES are the kernel's compile definitions (e.g. DTYPE_X=float for a kernel written
-# against DTYPE_* macros). Kernels compile with ASCENDC_TPL_KERNEL and ASCENDC_CPU_DEBUG.
+# against DTYPE_* macros). Kernels compile with ASCENDC_TPL_KERNEL, ASCENDC_CPU_DEBUG and
+# __CCE_KT_TEST__ (the macro CANN's CPU twin builds define).
 set(ASCENDC_TWIN_DIR ${CMAKE_CURRENT_LIST_DIR}/.. CACHE INTERNAL "the twin's ascendc/ folder")
 
 function(ascendc_twin_add_kernel target)
@@ -35,16 +36,38 @@ function(ascendc_twin_add_kernel target)
   endforeach()
   list(REMOVE_DUPLICATES dirs)
 
+  # a tiling-key header that declares no template parameters ("no tiling key") is none
+  set(header)
   if(A_TILING_KEY_HEADER)
     get_filename_component(header ${A_TILING_KEY_HEADER} ABSOLUTE)
-    # the GM_ADDR parameters of the kernel's signature, for its extern "C" dispatcher
+    file(READ ${header} text)
+    if(NOT text MATCHES "ASCENDC_TPL_ARGS_DECL")
+      set(header)
+    endif()
+  endif()
+  if(header)
+    # from the kernel's signature: its GM_ADDR parameters (for the extern "C" dispatcher)
+    # and its template parameters' kinds, T (typename) or V (a value)
     set(nargs 0)
+    set(kinds -)
     foreach(abs IN LISTS sources)
       file(READ ${abs} text)
       string(REGEX MATCH "void[ \t\r\n]+${A_KERNEL}[ \t\r\n]*\\(([^)]*)\\)" sig "${text}")
       if(sig)
         string(REGEX MATCHALL "GM_ADDR" gm "${CMAKE_MATCH_1}")
         list(LENGTH gm nargs)
+      endif()
+      string(REGEX MATCH "template[ \t\r\n]*<([^>]*)>[ \t\r\n]*(__global__[ \t\r\n]+)?(__aicore__[ \t\r\n]+)?void[ \t\r\n]+${A_KERNEL}[ \t\r\n]*\\(" tpl "${text}")
+      if(tpl)
+        string(REPLACE "," ";" tparams "${CMAKE_MATCH_1}")
+        set(kinds "")
+        foreach(p IN LISTS tparams)
+          if(p MATCHES "^[ \t\r\n]*(typename|class)[ \t\r\n]")
+            string(APPEND kinds T)
+          else()
+            string(APPEND kinds V)
+          endif()
+        endforeach()
       endif()
     endforeach()
     add_executable(${target}_tplgen ${ASCENDC_TWIN_DIR}/cmake/asc_twin_tpl_gen.cpp)
@@ -54,7 +77,7 @@ function(ascendc_twin_add_kernel target)
     target_compile_options(${target}_tplgen PRIVATE -Wno-error)
     set_target_properties(${target}_tplgen PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
     add_custom_command(OUTPUT ${gen}/register.cpp ${gen}/dispatch.cpp
-      COMMAND ${target}_tplgen ${A_KERNEL} ${nargs} ${gen}/register.cpp ${gen}/dispatch.cpp ${sources}
+      COMMAND ${target}_tplgen ${A_KERNEL} ${nargs} ${kinds} ${gen}/register.cpp ${gen}/dispatch.cpp ${sources}
       DEPENDS ${target}_tplgen ${header}
       COMMENT "Registering ${A_KERNEL}'s ASCENDC_TPL_SEL instantiations" VERBATIM)
     set(units ${gen}/register.cpp ${gen}/dispatch.cpp)
@@ -82,7 +105,7 @@ function(ascendc_twin_add_kernel target)
   endif()
 
   add_library(${target} OBJECT ${units})
-  target_compile_definitions(${target} PRIVATE ASCENDC_TPL_KERNEL ASCENDC_CPU_DEBUG ${A_DEFINES})
+  target_compile_definitions(${target} PRIVATE ASCENDC_TPL_KERNEL ASCENDC_CPU_DEBUG __CCE_KT_TEST__ ${A_DEFINES})
   target_include_directories(${target} PRIVATE ${dirs} ${A_INCLUDES})
   target_link_libraries(${target} PUBLIC ascendc_twin)
   set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF

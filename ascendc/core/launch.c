@@ -40,7 +40,7 @@ typedef struct twin_block {
     int aborted;
     uint8_t *ub;                        /* this block's Unified Buffer */
     uint64_t ub_bytes;
-    uint8_t *shadow;                    /* one byte per UB byte: 1 once written */
+    uint32_t *shadow;                   /* one bit per UB byte: 1 once written */
 } twin_block;
 
 static _Thread_local twin_block *current_block;
@@ -108,7 +108,7 @@ int asc_twin_launch_extent(const void *p, uint8_t **base, uint64_t *bytes) {
     return 1;
 }
 
-uint8_t *asc_twin_ub_shadow(void) { return current_block ? current_block->shadow : NULL; }
+uint32_t *asc_twin_ub_shadow(void) { return current_block ? current_block->shadow : NULL; }
 uint8_t *asc_twin_ub_base(void) { return current_block ? current_block->ub : NULL; }
 uint64_t asc_twin_ub_bytes(void) { return current_block ? current_block->ub_bytes : 0; }
 
@@ -134,7 +134,7 @@ static void run_block(void *ctx, int64_t idx) {
     /* zeroed so that a read before any write is at least defined; the rule that reports
        such reads keeps its own record of what was written */
     block.ub = mgrt_calloc(1, (size_t)block.ub_bytes);
-    block.shadow = block.ub == NULL ? NULL : mgrt_calloc(1, (size_t)block.ub_bytes);
+    block.shadow = block.ub == NULL ? NULL : mgrt_calloc((size_t)(block.ub_bytes + 31) / 32 + 1, sizeof(uint32_t));
     if (block.shadow == NULL) asc_twin_report("launch", "no memory for a %llu-byte UB", (unsigned long long)block.ub_bytes);
     else l->kernel->entry(l->args);
     mgrt_free(block.shadow);

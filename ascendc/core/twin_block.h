@@ -35,9 +35,9 @@ ASC_TWIN_API uint64_t asc_twin_ub_bytes(void);
    `*pipe_used` would exceed the UB. */
 ASC_TWIN_API int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes);
 
-/* The running block's record of written UB bytes (one byte per UB byte, 1 once written;
-   vec_rules.c), NULL outside a launch. */
-uint8_t *asc_twin_ub_shadow(void);
+/* The running block's record of written UB bytes (bit i of the words: UB byte i was
+   written; vec_rules.c), NULL outside a launch. */
+uint32_t *asc_twin_ub_shadow(void);
 /* A documented restriction broken in a way that is usually harmless (the overlap rule):
    logged once per launch and `api` as a warning and 0 returned; under
    MISHGRAD_TWIN_STRICT=1 (read at each launch) reported as a rule break and -1 returned. */

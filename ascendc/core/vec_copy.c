@@ -44,7 +44,7 @@ int asc_twin_copy_gm_to_ub(asc_twin_ub_ref dst, asc_twin_gm_ref src, uint64_t co
     if (twin_check_ub("DataCopy", count, &op, 1) != 0 || twin_check_gm("DataCopy", "source", src, 0, bytes) != 0)
         return -1;
     memcpy(dst.addr, src.addr, (size_t)bytes);
-    memset(twin_shadow(dst.addr), 1, (size_t)bytes);
+    twin_sv_set(twin_shadow(dst.addr), bytes, 1);
     return 0;
 }
 
@@ -72,7 +72,7 @@ int asc_twin_copy_ub_to_ub(asc_twin_ub_ref dst, asc_twin_ub_ref src, uint64_t co
     if (twin_check_ub("DataCopy", count, ops, 2) != 0 || twin_check_overlap("DataCopy", &ops[0], &ops[1], 1, "") < 0)
         return -1;
     memmove(dst.addr, src.addr, (size_t)bytes);
-    memmove(twin_shadow(dst.addr), twin_shadow(src.addr), (size_t)bytes);
+    twin_sv_copy(twin_shadow(dst.addr), twin_shadow(src.addr), bytes);
     return 0;
 }
 
@@ -134,18 +134,18 @@ int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin
     op.bytes = g.ub_span;
     if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 || twin_check_gm(api, "source", src, 0, g.gm_span) != 0)
         return -1;
-    uint8_t *sh = twin_shadow(dst.addr);
+    twin_sv sh = twin_shadow(dst.addr);
     uint8_t pv[8];
     if (pad && pad->is_pad) twin_scalar_bytes(dst.dtype, pad->pad_value, pv);
     for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
         uint64_t u = b * (g.ub_block + g.ub_gap), m = b * (g.len + g.gm_gap);
         memcpy(dst.addr + u + (uint64_t)left * es, src.addr + m, (size_t)g.len);
-        memset(sh + u + (uint64_t)left * es, 1, (size_t)g.len);
+        twin_sv_set(twin_sv_at(sh, u + (uint64_t)left * es), g.len, 1);
         if (pad && pad->is_pad) {
             for (uint32_t k = 0; k < left; k++) memcpy(dst.addr + u + (uint64_t)k * es, pv, es);
             for (uint32_t k = 0; k < right; k++) memcpy(dst.addr + u + (uint64_t)left * es + g.len + (uint64_t)k * es, pv, es);
-            memset(sh + u, 1, (uint64_t)left * es);
-            memset(sh + u + (uint64_t)left * es + g.len, 1, (uint64_t)right * es);
+            twin_sv_set(twin_sv_at(sh, u), (uint64_t)left * es, 1);
+            twin_sv_set(twin_sv_at(sh, u + (uint64_t)left * es + g.len), (uint64_t)right * es, 1);
         }
     }
     return 0;
@@ -212,7 +212,7 @@ int asc_twin_set_value(asc_twin_ub_ref t, uint64_t index, double value) {
     uint8_t v[8];
     twin_scalar_bytes(t.dtype, value, v);
     memcpy(t.addr + index * es, v, es);
-    memset(twin_shadow(t.addr + index * es), 1, es);
+    twin_sv_set(twin_shadow(t.addr + index * es), es, 1);
     return 0;
 }
 

@@ -72,16 +72,33 @@ int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t
 int twin_check_overlap(const char *api, const twin_operand *dst, const twin_operand *src, int inplace_ok,
                        const char *why);
 
-/* The block's written-bytes record: one byte per UB byte, 1 once something wrote it. */
-uint8_t *twin_shadow(const uint8_t *ub_addr);
-/* 1 when all n shadow bytes are set. */
-int twin_all_written(const uint8_t *shadow, size_t n);
+/* The block's written-bytes record, one bit per UB byte (1 once something wrote it; a bit,
+   not a byte, so that an instruction's bookkeeping costs an eighth of its data's traffic).
+   A view: bit `off + i` of `w` is byte i's. */
+typedef struct twin_sv {
+    uint32_t *w;
+    uint64_t off;
+} twin_sv;
+/* The view of the running block's record at a UB address ({NULL, 0} outside the UB). */
+twin_sv twin_shadow(const uint8_t *ub_addr);
+static inline twin_sv twin_sv_at(twin_sv v, uint64_t bytes) {
+    v.off += bytes;
+    return v;
+}
+/* 1 when all n bytes are written. */
+int twin_sv_all(twin_sv v, uint64_t n);
+/* Marks n bytes written (1) or not (0). */
+void twin_sv_set(twin_sv v, uint64_t n, int written);
+/* Copies n bytes' record from src to dst (they may overlap). */
+void twin_sv_copy(twin_sv dst, twin_sv src, uint64_t n);
+/* A copy of n bytes' record in *owned (free() it), viewed by *out; 0, or -1 without memory. */
+int twin_sv_snapshot(twin_sv v, uint64_t n, uint32_t **owned, twin_sv *out);
 /* Reports unwritten bytes of [addr, + bytes) reaching `what` ("to GM", "to a scalar");
    `role` names the bytes ("the source tensor", "element 5"). */
 int twin_check_written(const char *api, const char *role, const uint8_t *addr, uint64_t bytes, const char *what);
 /* Marks dst's elements written where every byte of the sources' element i was (sources
-   may be NULL; element sizes may differ). */
-void twin_propagate(uint8_t *dst, uint32_t dst_es, const uint8_t *src0, uint32_t s0_es, const uint8_t *src1,
+   may be NULL; element sizes may differ; dst may be a source, element for element). */
+void twin_propagate(twin_sv dst, uint32_t dst_es, const twin_sv *src0, uint32_t s0_es, const twin_sv *src1,
                     uint32_t s1_es, size_t n);
 
 /* ---- float kernels (vec_math.c): d[i] = f(a[i]) over float arrays ----------------- */

@@ -21,27 +21,33 @@
    instruction then reads what the source held before it began). */
 typedef struct src_view {
     const uint8_t *bytes;
-    const uint8_t *shadow;
+    twin_sv shadow;
     uint8_t *owned;
+    uint32_t *owned_shadow;
 } src_view;
+
+static void view_free(src_view *v) {
+    free(v->owned);
+    free(v->owned_shadow);
+}
 
 static int view_source(const char *api, const twin_operand *dst, const twin_operand *src, int inplace_ok,
                        const char *why, src_view *v) {
     v->bytes = src->ref.addr;
     v->shadow = twin_shadow(src->ref.addr);
     v->owned = NULL;
+    v->owned_shadow = NULL;
     int r = twin_check_overlap(api, dst, src, inplace_ok, why);
     if (r <= 0) return r;
     size_t n = (size_t)src->bytes;
-    v->owned = malloc(2 * n + 1);
-    if (v->owned == NULL) {
+    v->owned = malloc(n + 1);
+    if (v->owned == NULL || twin_sv_snapshot(v->shadow, n, &v->owned_shadow, &v->shadow) != 0) {
+        view_free(v);
         asc_twin_report(api, "no memory to snapshot %zu overlapping bytes", n);
         return -1;
     }
     memcpy(v->owned, src->ref.addr, n);
-    memcpy(v->owned + n, v->shadow, n);
     v->bytes = v->owned;
-    v->shadow = v->owned + n;
     return 0;
 }
 
@@ -107,7 +113,7 @@ int asc_twin_unary(const char *api, asc_twin_unary_op op, asc_twin_ub_ref dst, a
     if (view_source(api, &ops[0], &ops[1], !advanced_api(op), "the API forbids in-place operands", &a) != 0)
         return -1;
     size_t n = (size_t)count;
-    twin_propagate(twin_shadow(dst.addr), des, a.shadow, ses, NULL, 0, n);
+    twin_propagate(twin_shadow(dst.addr), des, &a.shadow, ses, NULL, 0, n);
     if (float_op) {
         float_loop(0, op, dst.dtype, dst.addr, a.bytes, NULL, 0.0f, n);
     } else {
@@ -116,7 +122,7 @@ int asc_twin_unary(const char *api, asc_twin_unary_op op, asc_twin_ub_ref dst, a
             twin_store_int(dst.addr, dst.dtype, i, op == ASC_TWIN_NOT ? ~v : v > 0 ? v : 0);
         }
     }
-    free(a.owned);
+    view_free(&a);
     return 0;
 }
 
@@ -139,11 +145,11 @@ int asc_twin_binary(const char *api, asc_twin_binary_op op, asc_twin_ub_ref dst,
     src_view a, b;
     if (view_source(api, &ops[0], &ops[1], 1, "", &a) != 0) return -1;
     if (view_source(api, &ops[0], &ops[2], 1, "", &b) != 0) {
-        free(a.owned);
+        view_free(&a);
         return -1;
     }
     size_t n = (size_t)count;
-    twin_propagate(twin_shadow(dst.addr), es, a.shadow, es, b.shadow, es, n);
+    twin_propagate(twin_shadow(dst.addr), es, &a.shadow, es, &b.shadow, es, n);
     if (twin_is_float(dst.dtype)) {
         float_loop(1, op, dst.dtype, dst.addr, a.bytes, b.bytes, 0.0f, n);
     } else {
@@ -161,8 +167,8 @@ int asc_twin_binary(const char *api, asc_twin_binary_op op, asc_twin_ub_ref dst,
             twin_store_int(dst.addr, dst.dtype, i, r);
         }
     }
-    free(a.owned);
-    free(b.owned);
+    view_free(&a);
+    view_free(&b);
     return 0;
 }
 
@@ -188,7 +194,7 @@ int asc_twin_scalar(const char *api, asc_twin_scalar_op op, asc_twin_ub_ref dst,
     src_view a;
     if (view_source(api, &ops[0], &ops[1], 1, "", &a) != 0) return -1;
     size_t n = (size_t)count;
-    twin_propagate(twin_shadow(dst.addr), es, a.shadow, es, NULL, 0, n);
+    twin_propagate(twin_shadow(dst.addr), es, &a.shadow, es, NULL, 0, n);
     if (twin_is_float(dst.dtype)) {
         /* the scalar has the tensor's type: a half or bfloat16 scalar is exact in float */
         float_loop(2, op, dst.dtype, dst.addr, a.bytes, NULL, (float)scalar, n);
@@ -210,7 +216,7 @@ int asc_twin_scalar(const char *api, asc_twin_scalar_op op, asc_twin_ub_ref dst,
             twin_store_int(dst.addr, dst.dtype, i, r);
         }
     }
-    free(a.owned);
+    view_free(&a);
     return 0;
 }
 
@@ -230,7 +236,7 @@ int asc_twin_duplicate(asc_twin_ub_ref dst, double scalar, uint64_t count) {
     } else {
         for (size_t i = 0; i < n; i++) memcpy(dst.addr + i * es, v, es);
     }
-    memset(twin_shadow(dst.addr), 1, n * es);
+    twin_sv_set(twin_shadow(dst.addr), (uint64_t)n * es, 1);
     return 0;
 }
 
@@ -269,28 +275,28 @@ static int compare_common(const char *api, asc_twin_ub_ref dst, asc_twin_ub_ref 
         asc_twin_report(api, "unknown compare mode %d", (int)mode);
         return -1;
     }
-    src_view a, b = {NULL, NULL, NULL};
+    src_view a, b = {NULL, {NULL, 0}, NULL, NULL};
     if (view_source(api, &ops[0], &ops[1], 0, "", &a) != 0) return -1;
     if (src1 && view_source(api, &ops[0], &ops[2], 0, "", &b) != 0) {
-        free(a.owned);
+        view_free(&a);
         return -1;
     }
     size_t n = (size_t)count, bytes = (n + 7) / 8;
-    uint8_t *dsh = twin_shadow(dst.addr);
+    twin_sv dsh = twin_shadow(dst.addr);
     for (size_t j = 0; j < bytes; j++) {
         size_t from = 8 * j, to = from + 8 < n ? from + 8 : n;
         uint8_t bits = 0;
-        int written = twin_all_written(a.shadow + from * es, (to - from) * es) &&
-                      (!src1 || twin_all_written(b.shadow + from * es, (to - from) * es));
+        int written = twin_sv_all(twin_sv_at(a.shadow, from * es), (to - from) * es) &&
+                      (!src1 || twin_sv_all(twin_sv_at(b.shadow, from * es), (to - from) * es));
         for (size_t i = from; i < to; i++) {
             double y = src1 ? element_value(b.bytes, src0.dtype, i) : scalar;
             bits |= (uint8_t)(compare_one(mode, element_value(a.bytes, src0.dtype, i), y) << (i - from));
         }
         dst.addr[j] = bits;
-        dsh[j] = (uint8_t)written;
+        twin_sv_set(twin_sv_at(dsh, j), 1, written);
     }
-    free(a.owned);
-    free(b.owned);
+    view_free(&a);
+    view_free(&b);
     return 0;
 }
 
@@ -321,30 +327,32 @@ int asc_twin_select(asc_twin_ub_ref dst, asc_twin_ub_ref mask, asc_twin_ub_ref s
         asc_twin_report(api, "unknown selection mode %d", (int)mode);
         return -1;
     }
-    src_view m, a, b = {NULL, NULL, NULL};
+    src_view m, a, b = {NULL, {NULL, 0}, NULL, NULL};
     if (view_source(api, &ops[0], &ops[1], 0, "", &m) != 0) return -1;
     if (view_source(api, &ops[0], &ops[2], 1, "", &a) != 0) {
-        free(m.owned);
+        view_free(&m);
         return -1;
     }
     if (tensor1 && view_source(api, &ops[0], &ops[3], 1, "", &b) != 0) {
-        free(m.owned);
-        free(a.owned);
+        view_free(&m);
+        view_free(&a);
         return -1;
     }
     uint8_t sv[8];
     twin_scalar_bytes(dst.dtype, scalar, sv);
-    uint8_t *dsh = twin_shadow(dst.addr);
+    twin_sv dsh = twin_shadow(dst.addr);
     for (size_t i = 0; i < (size_t)count; i++) {
         int pick0 = (m.bytes[i / 8] >> (i % 8)) & 1;
         const uint8_t *from = pick0 ? a.bytes + i * es : tensor1 ? b.bytes + i * es : sv;
-        int written = m.shadow[i / 8] && (pick0 || !tensor1 ? (pick0 ? twin_all_written(a.shadow + i * es, es) : 1)
-                                                            : twin_all_written(b.shadow + i * es, es));
+        /* written when the mask byte was and the element picked was (a scalar always is) */
+        int written = twin_sv_all(twin_sv_at(m.shadow, i / 8), 1) &&
+                      (pick0 ? twin_sv_all(twin_sv_at(a.shadow, i * es), es)
+                             : !tensor1 || twin_sv_all(twin_sv_at(b.shadow, i * es), es));
         memmove(dst.addr + i * es, from, es);
-        memset(dsh + i * es, written, es);
+        twin_sv_set(twin_sv_at(dsh, i * es), es, written);
     }
-    free(m.owned);
-    free(a.owned);
-    free(b.owned);
+    view_free(&m);
+    view_free(&a);
+    view_free(&b);
     return 0;
 }

@@ -6,6 +6,7 @@
  * UB bytes that makes a read of never-written bytes reaching GM or a scalar a report.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "asc_twin/gm.h"
@@ -111,44 +112,112 @@ int twin_check_overlap(const char *api, const twin_operand *dst, const twin_oper
     return r < 0 ? -1 : 1;
 }
 
-uint8_t *twin_shadow(const uint8_t *ub_addr) {
+twin_sv twin_shadow(const uint8_t *ub_addr) {
     int64_t off = ub_offset(ub_addr);
-    return off < 0 ? NULL : asc_twin_ub_shadow() + off;
+    twin_sv v = {off < 0 ? NULL : asc_twin_ub_shadow(), off < 0 ? 0 : (uint64_t)off};
+    return v;
 }
 
-int twin_all_written(const uint8_t *shadow, size_t n) { return n == 0 || memchr(shadow, 0, n) == NULL; }
+/* bits [from, to) of a word, 0 <= from < to <= 32 */
+static uint32_t bit_mask(unsigned from, unsigned to) { return (uint32_t)((((uint64_t)1 << (to - from)) - 1) << from); }
+
+/* Calls visit(word, mask) over the words holding bits [off, off + n); stops when it returns 0. */
+#define FOR_WORDS(v, n, word, mask, body)                                                          \
+    do {                                                                                           \
+        uint64_t at_ = (v).off, left_ = (n);                                                       \
+        while (left_ > 0) {                                                                        \
+            unsigned b_ = (unsigned)(at_ % 32), take_ = left_ < 32 - b_ ? (unsigned)left_ : 32 - b_; \
+            uint32_t *word = &(v).w[at_ / 32];                                                     \
+            uint32_t mask = bit_mask(b_, b_ + take_);                                              \
+            body;                                                                                  \
+            at_ += take_;                                                                          \
+            left_ -= take_;                                                                        \
+        }                                                                                          \
+    } while (0)
+
+int twin_sv_all(twin_sv v, uint64_t n) {
+    if (v.w == NULL || n == 0) return 1;
+    if (v.off % 32 == 0) {
+        /* the common case, a 32-byte aligned tensor: whole words, a loop that vectorizes */
+        const uint32_t *w = v.w + v.off / 32;
+        uint64_t full = n / 32;
+        uint32_t acc = 0xffffffffu;
+        for (uint64_t i = 0; i < full; i++) acc &= w[i];
+        if (acc != 0xffffffffu) return 0;
+        return n % 32 == 0 || (w[full] & bit_mask(0, (unsigned)(n % 32))) == bit_mask(0, (unsigned)(n % 32));
+    }
+    int all = 1;
+    FOR_WORDS(v, n, word, mask, if ((*word & mask) != mask) { all = 0; break; });
+    return all;
+}
+
+void twin_sv_set(twin_sv v, uint64_t n, int written) {
+    if (v.w == NULL || n == 0) return;
+    if (v.off % 32 == 0 && n >= 32) {
+        memset(v.w + v.off / 32, written ? 0xff : 0, (size_t)(n / 32) * 4);
+        v.off += n / 32 * 32;
+        n %= 32;
+    }
+    FOR_WORDS(v, n, word, mask, *word = written ? *word | mask : *word & ~mask);
+}
+
+static int sv_get(twin_sv v, uint64_t i) { return (int)((v.w[(v.off + i) / 32] >> ((v.off + i) % 32)) & 1u); }
+
+void twin_sv_copy(twin_sv dst, twin_sv src, uint64_t n) {
+    if (dst.w == NULL || src.w == NULL || n == 0) return;
+    if (dst.off % 32 == 0 && src.off % 32 == 0) {
+        memmove(dst.w + dst.off / 32, src.w + src.off / 32, (size_t)(n / 32) * 4);
+        uint64_t done = n / 32 * 32;
+        dst.off += done, src.off += done, n -= done;
+    }
+    /* bit by bit, in the direction that reads each bit before it is overwritten */
+    uint64_t d = dst.off, s = src.off;
+    if (dst.w == src.w && d > s) {
+        for (uint64_t i = n; i-- > 0;) twin_sv_set(twin_sv_at(dst, i), 1, sv_get(src, i));
+    } else {
+        for (uint64_t i = 0; i < n; i++) twin_sv_set(twin_sv_at(dst, i), 1, sv_get(src, i));
+    }
+}
+
+int twin_sv_snapshot(twin_sv v, uint64_t n, uint32_t **owned, twin_sv *out) {
+    uint64_t words = (v.off % 32 + n + 31) / 32;
+    *owned = malloc((size_t)words * 4 + 4);
+    if (*owned == NULL) return -1;
+    if (v.w != NULL) memcpy(*owned, v.w + v.off / 32, (size_t)words * 4);
+    else memset(*owned, 0xff, (size_t)words * 4);
+    out->w = *owned;
+    out->off = v.off % 32;
+    return 0;
+}
 
 int twin_check_written(const char *api, const char *role, const uint8_t *addr, uint64_t bytes, const char *what) {
-    const uint8_t *sh = twin_shadow(addr);
-    if (sh == NULL || bytes == 0) return 0;
-    const uint8_t *first = memchr(sh, 0, (size_t)bytes);
-    if (first == NULL) return 0;
-    uint64_t unwritten = 0;
-    for (uint64_t i = (uint64_t)(first - sh); i < bytes; i++) unwritten += sh[i] == 0;
+    twin_sv v = twin_shadow(addr);
+    if (v.w == NULL || bytes == 0 || twin_sv_all(v, bytes)) return 0;
+    uint64_t first = bytes, unwritten = 0;
+    for (uint64_t i = 0; i < bytes; i++) {
+        if (!sv_get(v, i)) {
+            if (first == bytes) first = i;
+            unwritten++;
+        }
+    }
     asc_twin_report(api, "%llu of the %llu bytes %s gives %s were never written (first at UB offset %lld)",
-                    ull(unwritten), ull(bytes), role, what, (long long)ub_offset(addr + (first - sh)));
+                    ull(unwritten), ull(bytes), role, what, (long long)ub_offset(addr) + (long long)first);
     return -1;
 }
 
-/* 1 when all es bytes at p are set */
-static int elem_written(const uint8_t *p, uint32_t es) {
-    for (uint32_t k = 0; k < es; k++)
-        if (p[k] == 0) return 0;
-    return 1;
-}
-
-void twin_propagate(uint8_t *dst, uint32_t dst_es, const uint8_t *src0, uint32_t s0_es, const uint8_t *src1,
+void twin_propagate(twin_sv dst, uint32_t dst_es, const twin_sv *src0, uint32_t s0_es, const twin_sv *src1,
                     uint32_t s1_es, size_t n) {
-    if (dst == NULL) return;
-    if ((src0 == NULL || twin_all_written(src0, n * s0_es)) && (src1 == NULL || twin_all_written(src1, n * s1_es))) {
-        memset(dst, 1, n * dst_es);
+    if (dst.w == NULL) return;
+    if ((src0 == NULL || twin_sv_all(*src0, (uint64_t)n * s0_es)) &&
+        (src1 == NULL || twin_sv_all(*src1, (uint64_t)n * s1_es))) {
+        twin_sv_set(dst, (uint64_t)n * dst_es, 1);
         return;
     }
     /* some element is unwritten: per element, "written" where every source byte was (the
        definedness memcheck gives a result) */
     for (size_t i = 0; i < n; i++) {
-        int w = (src0 == NULL || elem_written(src0 + i * s0_es, s0_es)) &&
-                (src1 == NULL || elem_written(src1 + i * s1_es, s1_es));
-        memset(dst + i * dst_es, w, dst_es);
+        int w = (src0 == NULL || twin_sv_all(twin_sv_at(*src0, (uint64_t)i * s0_es), s0_es)) &&
+                (src1 == NULL || twin_sv_all(twin_sv_at(*src1, (uint64_t)i * s1_es), s1_es));
+        twin_sv_set(twin_sv_at(dst, (uint64_t)i * dst_es), dst_es, w);
     }
 }

@@ -70,6 +70,12 @@ int TwinIcpuRun(const char *name, R (*func)(P...), uint64_t blockDim, A... args)
     if (status != 0) TwinIcpuFailed(name, status);
     return status;
 }
+// A kernel given as a lambda without captures (ops-nn's kernel UTs wrap template kernels so).
+template <typename F, typename... A, typename = std::enable_if_t<std::is_class_v<F>>>
+int TwinIcpuRun(const char *name, F func, uint64_t blockDim, A... args)
+{
+    return TwinIcpuRun(name, +func, blockDim, args...);
+}
 } // namespace AscendC
 
 

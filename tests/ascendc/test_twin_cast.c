@@ -253,4 +253,54 @@ MG_TEST(integer_sources) {
     MG_CHECK(f[0] == 0x1p60f && f[1] == 0x1p60f);
 }
 
+/* float -> half / bfloat16 to nearest, against rounding done here in double: the value
+   scaled to the format's grid, rounded by nearbyint (ties to even, the default mode) or round
+   (ties away), saturated, then encoded from the formats' definitions. */
+static uint16_t ref_narrow(float f, int half, int away) {
+    double a = fabs((double)f);
+    int p = half ? 10 : 7, emin = half ? -14 : -126;
+    double max = half ? 65504.0 : 0x1.fep127;
+    uint16_t sign = signbit(f) ? 0x8000 : 0;
+    if (isinf(f)) return (uint16_t)(sign | (half ? 0x7C00 : 0x7F80));
+    double q = a < ldexp(1.0, emin) ? ldexp(1.0, emin - p) : ldexp(1.0, ilogb(a) - p);
+    double r = (away ? round(a / q) : nearbyint(a / q)) * q;
+    if (r > max) r = max;
+    if (r == 0) return sign;
+    int e = ilogb(r);
+    if (e < emin) return (uint16_t)(sign | (uint16_t)(r / ldexp(1.0, emin - p)));
+    int bias = half ? 15 : 127;
+    return (uint16_t)(sign | ((e + bias) << p) | (uint16_t)(r / ldexp(1.0, e - p) - ldexp(1.0, p)));
+}
+
+MG_TEST(float_to_half_and_bfloat16_nearest_over_the_float_range) {
+    enum { CHUNK = 1024 };
+    float x[CHUNK];
+    uint16_t got[CHUNK];
+    long checked = 0, wrong = 0;
+    for (int fmt = 0; fmt < 2; fmt++) {
+        for (int mode = RINT; mode <= ROUND; mode += ROUND - RINT) {
+            uint32_t u = 0;
+            while (u < 0x7F800000u) {
+                int n = 0;
+                for (; n < CHUNK && u < 0x7F800000u; n++, u += 4093u) {
+                    uint32_t bits = u | (n % 2 ? 0x80000000u : 0);
+                    memcpy(&x[n], &bits, 4);
+                }
+                if (cast(ASC_TWIN_F32, x, fmt == 0 ? ASC_TWIN_F16 : ASC_TWIN_BF16, mode, n, got) != 0) {
+                    wrong++;
+                    break;
+                }
+                for (int i = 0; i < n; i++, checked++) {
+                    uint16_t want = ref_narrow(x[i], fmt == 0, mode == ROUND);
+                    if (got[i] != want && wrong++ < 5)
+                        MG_FAIL("%s %s of %a: 0x%04x, expected 0x%04x", fmt ? "bf16" : "half", mode == ROUND ? "ROUND" : "RINT",
+                                (double)x[i], got[i], want);
+                }
+            }
+        }
+    }
+    printf("  %ld conversions checked\n", checked);
+    MG_CHECK(wrong == 0 && checked > 1000000);
+}
+
 MG_TEST_MAIN()

@@ -7,6 +7,8 @@
 #define ASC_FACE_CONTROL_H_
 
 #include "../../core/twin_block.h"
+#include <cstdio>
+
 #include "asc_face/types.h"
 #include "asc_twin/face_state.h"
 
@@ -22,8 +24,23 @@ template <pipe_t pipe> inline void PipeBarrier() {}
 template <HardEvent event> inline void SetFlag(int32_t eventID) { (void)eventID; }
 template <HardEvent event> inline void WaitFlag(int32_t eventID) { (void)eventID; }
 
+// a cycle counter for kernels that time themselves: the twin has no cycles, it counts calls
+inline int64_t GetSystemCycle()
+{
+    static thread_local int64_t calls = 0;
+    return ++calls;
+}
+
 inline void SyncAll() { asc_twin_face_sync_all(); }
 template <bool isAIVOnly = true> inline void SyncAll() { asc_twin_face_sync_all(); }
+
+// Kernel-side checks and prints: a failed ASSERT stops the block with a report naming it;
+// PRINTF prints on the host's stdout (the twin's blocks are host threads).
+#define ASSERT(...)                                                                                                \
+    ((__VA_ARGS__) ? static_cast<void>(0) : asc_twin_face_unsupported("ASSERT", "assertion failed: " #__VA_ARGS__))
+#define ENABLE_PRINTF(...)
+#define ENABLE_PRINTF_DUMP_SIZE(...)
+template <typename... A> inline void PRINTF(const char *fmt, A... args) { std::printf(fmt, args...); }
 
 // GM atomics: writing with add is not modelled; a kernel that asks for it fails with a report.
 inline void SetAtomicNone() {}

@@ -194,6 +194,7 @@ ASC_FACE_UNARY(Not, ASC_TWIN_NOT)
     }
 ASC_FACE_ADVANCED(Tanh, ASC_TWIN_TANH)
 ASC_FACE_ADVANCED(Sigmoid, ASC_TWIN_SIGMOID)
+ASC_FACE_ADVANCED(Log, ASC_TWIN_LN) // the advanced API's natural logarithm (Ln's numbers)
 #undef ASC_FACE_ADVANCED
 
 template <typename T, bool isSetMask = true, typename U>
@@ -219,6 +220,14 @@ void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalT
 template <typename T, typename U, bool isSetMask = true, typename S>
 void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const S src1Scalar, CMPMODE cmpMode,
                    uint32_t calCount)
+{
+    asc_twin_compare_scalar(dst.TwinRef(), src0.TwinRef(), TwinScalar<T>(src1Scalar),
+                            static_cast<asc_twin_cmp_mode>(cmpMode), calCount);
+}
+// Compares: the scalar compare under its newer name
+template <typename T, typename U, bool isSetMask = true, typename S, typename = std::enable_if_t<!std::is_base_of_v<LocalTensor<T>, S>>>
+void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const S src1Scalar, CMPMODE cmpMode,
+              uint32_t calCount)
 {
     asc_twin_compare_scalar(dst.TwinRef(), src0.TwinRef(), TwinScalar<T>(src1Scalar),
                             static_cast<asc_twin_cmp_mode>(cmpMode), calCount);

@@ -50,6 +50,12 @@ public:
         return asc_twin_que_enque(&que_, bufs_.IndexOf(tensor.TwinRef().addr)) >= 0;
     }
     template <typename T> LocalTensor<T> DeQue() { return LocalTensor<T>(bufs_.Ref(asc_twin_que_deque(&que_))); }
+    // the forms naming the user positions a bound queue moves between (one protocol in the twin)
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> bool EnQue(const LocalTensor<T> &tensor)
+    {
+        return EnQue(tensor);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
     template <typename T> void FreeTensor(LocalTensor<T> &tensor)
     {
         asc_twin_que_free(&que_, bufs_.IndexOf(tensor.TwinRef().addr));
@@ -83,6 +89,9 @@ public:
         t.SetSize(len);
         return t;
     }
+    // a TBuf hands out its buffer as AllocTensor too; nothing to free
+    template <typename T> LocalTensor<T> AllocTensor() { return Get<T>(); }
+    template <typename T> void FreeTensor(LocalTensor<T> &tensor) { (void)tensor; }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset)
     {
         LocalTensor<T> t = Get<uint8_t>()[bufOffset].template ReinterpretCast<T>();
@@ -95,9 +104,17 @@ private:
     TwinBuffers bufs_;
 };
 
+class TPipe;
+// GetTPipePtr(): the pipe the running block made last (CANN keeps the same global).
+inline thread_local TPipe *twinCurrentPipe = nullptr;
+
 class TPipe {
 public:
-    TPipe() = default;
+    TPipe() { twinCurrentPipe = this; }
+    ~TPipe()
+    {
+        if (twinCurrentPipe == this) twinCurrentPipe = nullptr;
+    }
     TPipe(const TPipe &) = delete;
     TPipe &operator=(const TPipe &) = delete;
 
@@ -136,6 +153,8 @@ private:
     }
     uint64_t used_ = 0;
 };
+
+inline TPipe *GetTPipePtr() { return twinCurrentPipe; }
 
 } // namespace AscendC
 

@@ -31,7 +31,7 @@ public:
     GlobalTensor operator[](uint64_t offset) const
     {
         GlobalTensor t(*this);
-        t.ref_.addr = ref_.addr + offset * sizeof(T);
+        t.ref_.addr = ref_.addr == nullptr ? nullptr : ref_.addr + offset * sizeof(T); // an unset optional input
         if (ref_.size_bytes != UINT64_MAX) {
             const uint64_t skip = offset * sizeof(T);
             t.ref_.size_bytes = skip > ref_.size_bytes ? 0 : ref_.size_bytes - skip;

@@ -33,19 +33,25 @@
 #define KERNEL_TASK_TYPE(key, type)
 
 // IEEE binary16, stored as its 16 bits; arithmetic goes through float as on a scalar unit.
-// The conversions round to nearest even, the float->half rule of a scalar assignment.
+// The conversions round to nearest even, the float->half rule of a scalar assignment; they
+// are constexpr (__builtin_bit_cast, gcc 11 and clang 9 on), as kernels declare constexpr
+// half constants.
 struct half {
     uint16_t bits = 0;
     half() = default;
     template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
-    half(U v) : bits(FromFloat(static_cast<float>(v))) {}
-    operator float() const { return ToFloat(bits); }
-    static half FromBits(uint16_t b) { half h; h.bits = b; return h; }
-
-    static uint16_t FromFloat(float f)
+    constexpr half(U v) : bits(FromFloat(static_cast<float>(v))) {}
+    constexpr operator float() const { return ToFloat(bits); }
+    static constexpr half FromBits(uint16_t b)
     {
-        uint32_t x;
-        std::memcpy(&x, &f, sizeof x);
+        half h;
+        h.bits = b;
+        return h;
+    }
+
+    static constexpr uint16_t FromFloat(float f)
+    {
+        const uint32_t x = __builtin_bit_cast(uint32_t, f);
         const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
         const uint32_t absx = x & 0x7fffffffu;
         if (absx > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN stays a quiet NaN
@@ -64,22 +70,16 @@ struct half {
         if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;
         return static_cast<uint16_t>(sign | r);
     }
-    static float ToFloat(uint16_t h)
+    static constexpr float ToFloat(uint16_t h)
     {
         const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
         const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-        float out;
-        if (e == 0) {
-            out = static_cast<float>(m) * (1.0f / 16777216.0f); // m * 2^-24, exact
-            uint32_t b;
-            std::memcpy(&b, &out, sizeof b);
-            b |= sign;
-            std::memcpy(&out, &b, sizeof out);
-            return out;
+        if (e == 0) { // m * 2^-24, exact
+            const float mag = static_cast<float>(m) * (1.0f / 16777216.0f);
+            return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, mag) | sign);
         }
         const uint32_t b = sign | (e == 31 ? (0xffu << 23) | (m << 13) : ((e + 112u) << 23) | (m << 13));
-        std::memcpy(&out, &b, sizeof out);
-        return out;
+        return __builtin_bit_cast(float, b);
     }
 };
 
@@ -88,18 +88,11 @@ struct bfloat16_t {
     uint16_t bits = 0;
     bfloat16_t() = default;
     template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U>>>
-    bfloat16_t(U v) : bits(FromFloat(static_cast<float>(v))) {}
-    operator float() const
+    constexpr bfloat16_t(U v) : bits(FromFloat(static_cast<float>(v))) {}
+    constexpr operator float() const { return __builtin_bit_cast(float, static_cast<uint32_t>(bits) << 16); }
+    static constexpr uint16_t FromFloat(float f)
     {
-        const uint32_t b = static_cast<uint32_t>(bits) << 16;
-        float f;
-        std::memcpy(&f, &b, sizeof f);
-        return f;
-    }
-    static uint16_t FromFloat(float f)
-    {
-        uint32_t x;
-        std::memcpy(&x, &f, sizeof x);
+        uint32_t x = __builtin_bit_cast(uint32_t, f);
         if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
         x += 0x7fffu + ((x >> 16) & 1u);
         return static_cast<uint16_t>(x >> 16);
@@ -132,6 +125,24 @@ enum class HardEvent : uint8_t {
 using TEventID = int8_t;
 
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+
+// AscendC::Std: the kernel-side subset of <type_traits>/<algorithm> CANN offers.
+namespace Std {
+using std::conditional;
+using std::enable_if;
+using std::integral_constant;
+using std::is_same;
+template <typename A, typename B> inline constexpr bool is_same_v = std::is_same_v<A, B>;
+template <typename T> constexpr const T &min(const T &a, const T &b) { return b < a ? b : a; }
+template <typename T> constexpr const T &max(const T &a, const T &b) { return a < b ? b : a; }
+} // namespace Std
+
+template <typename A, typename B> struct IsSameType {
+    static constexpr bool value = std::is_same_v<A, B>;
+};
+// bfloat16 and half to float (the scalar helpers kernels call)
+inline float ToFloat(const bfloat16_t &v) { return static_cast<float>(v); }
+inline float ToFloat(const half &v) { return static_cast<float>(v); }
 
 // The element type of a tensor, as the vector core model names it.
 template <typename T> struct TwinDtype;
@@ -169,6 +180,13 @@ template <typename T> inline T TwinFromDouble(double d)
 }
 
 } // namespace AscendC
+
+// the CCE C names of the floating types
+using float16_t = half;
+using float32_t = float;
+
+// event_t: the CCE builtins' event ids, global as in CANN
+enum event_t : int8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
 // pipe_t is a global enum in CANN (the CCE builtins' type)
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,

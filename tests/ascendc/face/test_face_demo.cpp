@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "gtest/gtest-spi.h"
 #include "tikicpulib.h"
+#include "face_ref.h"
 
 #include "acl/acl.h"
 #include "asc_twin/launch.h"
@@ -20,24 +21,6 @@
 extern "C" __global__ __aicore__ void face_demo(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling);
 
 namespace {
-
-// Decoders written here, not taken from the face: binary16 and bfloat16 bits to double.
-double HalfBits(uint16_t h)
-{
-    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    const double s = (h & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) return s * std::ldexp(m, -24);
-    if (e == 31) return m ? NAN : s * INFINITY;
-    return s * std::ldexp(1024 + m, e - 25);
-}
-double Bf16Bits(uint16_t b)
-{
-    const int e = (b >> 7) & 0xff, m = b & 0x7f;
-    const double s = (b & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) return s * std::ldexp(m, -133);
-    if (e == 255) return m ? NAN : s * INFINITY;
-    return s * std::ldexp(128 + m, e - 134);
-}
 
 double Reference(double x, double y, double alpha)
 {
@@ -240,4 +223,32 @@ TEST(FaceDemo, RuleBreakFailsTheLaunch)
     // and ICPU_RUN_KF makes the running test fail, naming the rule
     ICPU_SET_TILING_KEY(0);
     EXPECT_NONFATAL_FAILURE(ICPU_RUN_KF(face_demo, 1, g_x, g_y, g_z, g_ws, g_tiling), "InitBuffer");
+}
+
+// half and bfloat16_t, every bit pattern: the value against the decoder written here, the
+// round trip, and each midpoint between neighbours rounding to the even one; constexpr too.
+static_assert(half(65504.0f).bits == 0x7bff && half(65520.0f).bits == 0x7c00, "half: the largest and the overflow");
+static_assert(half(1.6732632423543772848170429916717).bits == 0x3eb1, "half: constexpr, as kernels declare constants");
+TEST(FaceTypes, HalfAndBfloat16Conversions)
+{
+    size_t bad = 0;
+    for (uint32_t b = 0; b < 0x10000u; b++) {
+        const uint16_t h = static_cast<uint16_t>(b);
+        const double hv = HalfBits(h), bv = Bf16Bits(h);
+        const float hf = half::FromBits(h), bf = bfloat16_t(bv);
+        if (std::isnan(hv)) {
+            bad += !std::isnan(hf);
+            continue;
+        }
+        bad += static_cast<double>(hf) != hv;
+        bad += half(hf).bits != h;
+        if (!std::isnan(bv)) bad += bfloat16_t(static_cast<float>(bv)).bits != h || static_cast<double>(bf) != bv;
+        // the midpoint to the next larger magnitude: a tie, to the even neighbour
+        const uint16_t up = static_cast<uint16_t>(h + 1);
+        if ((h & 0x7fffu) < 0x7bffu) {
+            const float mid = static_cast<float>((hv + HalfBits(up)) / 2); // exact in float
+            bad += half(mid).bits != ((h & 1u) ? up : h);
+        }
+    }
+    EXPECT_EQ(bad, 0u);
 }

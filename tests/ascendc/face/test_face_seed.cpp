@@ -11,6 +11,7 @@
 
 #if MISHGRAD_SEED_BUILT
 #include "tikicpulib.h"
+#include "face_ref.h"
 #include "mish_grad_v2_tiling_data.h"
 
 extern "C" __global__ __aicore__ void mish_grad_v2(GM_ADDR grad, GM_ADDR x, GM_ADDR tanhx, GM_ADDR x_grad,
@@ -18,22 +19,6 @@ extern "C" __global__ __aicore__ void mish_grad_v2(GM_ADDR grad, GM_ADDR x, GM_A
 
 namespace {
 
-double HalfBits(uint16_t h)
-{
-    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    const double s = (h & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) return s * std::ldexp(m, -24);
-    if (e == 31) return m ? NAN : s * INFINITY;
-    return s * std::ldexp(1024 + m, e - 25);
-}
-double Bf16Bits(uint16_t b)
-{
-    const int e = (b >> 7) & 0xff, m = b & 0x7f;
-    const double s = (b & 0x8000) ? -1.0 : 1.0;
-    if (e == 0) return s * std::ldexp(m, -133);
-    if (e == 255) return m ? NAN : s * INFINITY;
-    return s * std::ldexp(128 + m, e - 134);
-}
 
 // d/dx [x tanh(softplus(x))] * grad, with tanh(softplus(x)) = t given or computed.
 double MishGrad(double grad, double x, double t)

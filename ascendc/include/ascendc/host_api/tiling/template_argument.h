@@ -59,8 +59,9 @@ constexpr uint32_t ASCENDC_TPL_SHARED_KERNEL_TYPE = 6;
 constexpr uint8_t MAX_BITS_NUM = 64;
 constexpr uint64_t INVALID_TILING_KEY = 0xFFFFFFFFFFFFFFFFULL;
 
-#if defined(ASCENDC_TPL_KERNEL)
-// ---- kernel side: the declarations are read by the registration, not by the kernel -----
+// TypeFromId<C_DT_*>::type: the C++ type of a type code, wherever the kernel types are known
+// (kernel side, or a kernel UT that included kernel_operator.h first).
+#if defined(ASCENDC_TPL_KERNEL) || defined(ASC_FACE_TYPES_H_)
 #include "asc_face/types.h"
 
 template <int dataTypeId> struct TypeFromId {
@@ -84,7 +85,10 @@ ASC_TWIN_TYPE_FROM_ID(C_DT_UINT64, uint64_t);
 ASC_TWIN_TYPE_FROM_ID(C_DT_DOUBLE, double);
 ASC_TWIN_TYPE_FROM_ID(C_DT_BOOL, bool);
 #undef ASC_TWIN_TYPE_FROM_ID
+#endif
 
+#if defined(ASCENDC_TPL_KERNEL)
+// ---- kernel side: the declarations are read by the registration, not by the kernel -----
 #define ASCENDC_TPL_DTYPE_DECL(...)
 #define ASCENDC_TPL_DATATYPE_DECL(...)
 #define ASCENDC_TPL_FORMAT_DECL(...)

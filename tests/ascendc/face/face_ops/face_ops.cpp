@@ -1,0 +1,126 @@
+// face_ops: a plain (non-template) kernel that runs one API call per output row, so that
+// each face mapping is checked on its own (test_face_ops.cpp), and that branches on
+// TILING_KEY_IS: the registration registers it under each key it tests.
+//   key 1: row k of `out` (n floats each) holds the result of call k (the test's table)
+//   key 2: SetAtomicAdd (not modelled: reported)
+//   key 3: a false ASSERT (reported)
+//   key 4: GlobalTensor::SetValue one element past the size SetGlobalBuffer gave (the core's rule)
+#include "kernel_operator.h"
+
+struct FaceOpsTiling {
+    int32_t n;
+    int32_t pad;
+};
+
+using namespace AscendC;
+
+namespace {
+__aicore__ inline void Out(const GlobalTensor<float> &og, int row, const LocalTensor<float> &t, int32_t n)
+{
+    DataCopy(og[static_cast<uint64_t>(row) * n], t, static_cast<uint32_t>(n));
+}
+
+__aicore__ inline void RunOps(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspace, int32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bt, bu, bm;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(by, n * sizeof(float));
+    pipe.InitBuffer(bt, n * sizeof(float));
+    pipe.InitBuffer(bu, n * sizeof(float));
+    pipe.InitBuffer(bm, 256);
+    GlobalTensor<float> xg, yg, og;
+    xg.SetGlobalBuffer((__gm__ float *)x, n);
+    yg.SetGlobalBuffer((__gm__ float *)y, n);
+    og.SetGlobalBuffer((__gm__ float *)out, 27 * n);
+    LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>(), t = bt.Get<float>(), u = bu.Get<float>();
+    LocalTensor<uint8_t> mask = bm.Get<uint8_t>();
+    // DataCopyParams form in: one block of n floats (n * 4 / 32 blocks)
+    DataCopyParams in{1, static_cast<uint16_t>(n * sizeof(float) / 32), 0, 0};
+    DataCopy(lx, xg, in);
+    DataCopy(ly, yg, static_cast<uint32_t>(n));
+    Sub(t, lx, ly, n);
+    DataCopy(og, t, DataCopyParams{1, static_cast<uint16_t>(n * sizeof(float) / 32), 0, 0}); // row 0
+    Div(t, lx, ly, n);
+    Out(og, 1, t, n);
+    Min(t, lx, ly, n);
+    Out(og, 2, t, n);
+    Max(t, lx, ly, n);
+    Out(og, 3, t, n);
+    Adds(t, lx, 2.5f, n);
+    Out(og, 4, t, n);
+    Mins(t, lx, 0.25f, n);
+    Out(og, 5, t, n);
+    Abs(t, lx, n);
+    Sqrt(t, t, n);
+    Out(og, 6, t, n);
+    Abs(t, ly, n);
+    Adds(t, t, 1.0f, n);
+    Rsqrt(t, t, n);
+    Out(og, 7, t, n);
+    Reciprocal(t, ly, n);
+    Out(og, 8, t, n);
+    Abs(t, lx, n);
+    Adds(t, t, 1.0f, n);
+    Ln(t, t, n);
+    Out(og, 9, t, n);
+    Sigmoid(t, lx, n);
+    Out(og, 10, t, n);
+    Duplicate(t, 3.0f, n);
+    Out(og, 11, t, n);
+    CompareScalar(mask, lx, 0.0f, CMPMODE::GT, n);
+    Select(t, mask, lx, ly, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+    Out(og, 12, t, n);
+    Compare(mask, lx, ly, CMPMODE::LT, n);
+    Select(t, mask, lx, -1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, n);
+    Out(og, 13, t, n);
+    for (int32_t i = 0; i < n; i++) t.SetValue(i, lx.GetValue(i) * 2.0f);
+    Out(og, 14, t, n);
+    for (int32_t i = 0; i < n; i++) og.SetValue(15 * n + i, xg.GetValue(i) + 1.0f);
+    DataCopy(u, lx, static_cast<uint32_t>(n)); // UB -> UB
+    Muls(u, u, 3.0f, n);
+    Out(og, 16, u, n);
+    // a slice, and a buffer reinterpreted: the low half of row 17 is x's second half
+    LocalTensor<int32_t> bits = lx.ReinterpretCast<int32_t>();
+    DataCopy(t, bits[n / 2].ReinterpretCast<float>(), static_cast<uint32_t>(n / 2));
+    Duplicate(t[n / 2], static_cast<float>(GetUserWorkspace(workspace) - workspace), n / 2);
+    SyncAll(); // one block: nothing to wait for
+    Out(og, 17, t, n);
+    // bitwise, on the floats' bits as int16 lanes
+    LocalTensor<int16_t> xi = lx.ReinterpretCast<int16_t>(), yi = ly.ReinterpretCast<int16_t>();
+    LocalTensor<int16_t> ti = t.ReinterpretCast<int16_t>();
+    And(ti, xi, yi, 2 * n);
+    Out(og, 18, t, n);
+    Or(ti, xi, yi, 2 * n);
+    Out(og, 19, t, n);
+    Not(ti, xi, 2 * n);
+    Out(og, 20, t, n);
+    LeakyRelu(t, lx, 0.125f, n);
+    Out(og, 21, t, n);
+    // Cast to int32 in each rounding mode, and back (exact)
+    LocalTensor<int32_t> ui = u.ReinterpretCast<int32_t>();
+    const RoundMode modes[] = {RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL, RoundMode::CAST_ROUND,
+                               RoundMode::CAST_TRUNC, RoundMode::CAST_RINT};
+    for (int m = 0; m < 5; m++) {
+        Cast(ui, lx, modes[m], n);
+        Cast(t, ui, RoundMode::CAST_NONE, n);
+        Out(og, 22 + m, t, n);
+    }
+}
+} // namespace
+
+extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA_WITH_STRUCT(FaceOpsTiling, t, tiling);
+    if (TILING_KEY_IS(1)) {
+        RunOps(x, y, out, workspace, t.n);
+    } else if (TILING_KEY_IS(2)) {
+        SetAtomicAdd<float>();
+    } else if (TILING_KEY_IS(3)) {
+        ASSERT(t.n == 0);
+    } else if (TILING_KEY_IS(4)) {
+        GlobalTensor<float> og;
+        og.SetGlobalBuffer((__gm__ float *)out, t.n);
+        og.SetValue(t.n, 1.0f);
+    }
+}

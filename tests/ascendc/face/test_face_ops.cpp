@@ -1,0 +1,140 @@
+// Each face mapping on its own (face_ops/face_ops.cpp, a plain kernel registered under each
+// key its TILING_KEY_IS tests): one API call per output row against float64, and the calls
+// the twin reports (SetAtomicAdd, a false ASSERT, a GM write past SetGlobalBuffer's size).
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "asc_twin/gm.h"
+#include "asc_twin/launch.h"
+#include "acl/acl_rt.h"
+
+namespace {
+constexpr int N = 64;
+struct Tiling {
+    int32_t n;
+    int32_t pad;
+};
+
+struct Launch {
+    float *x, *y, *out;
+    uint8_t *ws;
+    int status;
+    std::string msg;
+};
+
+Launch RunOps(uint64_t key)
+{
+    Launch l{static_cast<float *>(asc_twin_gm_alloc(N * 4)), static_cast<float *>(asc_twin_gm_alloc(N * 4)),
+             static_cast<float *>(asc_twin_gm_alloc(27 * N * 4)), static_cast<uint8_t *>(asc_twin_gm_alloc(32)), 0, ""};
+    for (int i = 0; i < N; i++) {
+        l.x[i] = static_cast<float>(i - 31) * 0.375f; // includes 0 and a tie with y
+        l.y[i] = static_cast<float>((i * 7) % 13) - 5.5f;
+    }
+    l.y[40] = l.x[40];
+    const Tiling t{N, 0};
+    uint8_t *args[] = {reinterpret_cast<uint8_t *>(l.x), reinterpret_cast<uint8_t *>(l.y),
+                       reinterpret_cast<uint8_t *>(l.out), l.ws, nullptr};
+    asc_twin_launch_args a = {};
+    a.kernel = asc_twin_find("face_ops", key);
+    EXPECT_NE(a.kernel, nullptr) << key;
+    if (a.kernel == nullptr) return l;
+    a.block_dim = 1;
+    a.gm_args = args;
+    a.nargs = 5;
+    a.tiling = &t;
+    a.tiling_size = sizeof t;
+    l.status = asc_twin_run_sync(&a);
+    if (l.status != 0) l.msg = aclGetRecentErrMsg();
+    return l;
+}
+void Free(Launch &l)
+{
+    asc_twin_gm_free(l.x);
+    asc_twin_gm_free(l.y);
+    asc_twin_gm_free(l.out);
+    asc_twin_gm_free(l.ws);
+}
+} // namespace
+
+TEST(FaceOps, EachCallAgainstFloat64)
+{
+    Launch l = RunOps(1);
+    ASSERT_EQ(l.status, 0) << l.msg;
+    const double ws = 16.0 * 1024 * 1024; // the cpu profile's (Ascend910B's) library workspace
+    const std::vector<std::pair<const char *, std::function<double(double, double, int)>>> rows = {
+        {"Sub", [](double x, double y, int) { return x - y; }},
+        {"Div", [](double x, double y, int) { return x / y; }},
+        {"Min", [](double x, double y, int) { return std::fmin(x, y); }},
+        {"Max", [](double x, double y, int) { return std::fmax(x, y); }},
+        {"Adds", [](double x, double, int) { return x + 2.5; }},
+        {"Mins", [](double x, double, int) { return std::fmin(x, 0.25); }},
+        {"Abs+Sqrt", [](double x, double, int) { return std::sqrt(std::fabs(x)); }},
+        {"Rsqrt", [](double, double y, int) { return 1.0 / std::sqrt(std::fabs(y) + 1.0); }},
+        {"Reciprocal", [](double, double y, int) { return 1.0 / y; }},
+        {"Ln", [](double x, double, int) { return std::log(std::fabs(x) + 1.0); }},
+        {"Sigmoid", [](double x, double, int) { return 1.0 / (1.0 + std::exp(-x)); }},
+        {"Duplicate", [](double, double, int) { return 3.0; }},
+        {"CompareScalar GT + Select tensors", [](double x, double y, int) { return x > 0 ? x : y; }},
+        {"Compare LT + Select scalar", [](double x, double y, int) { return x < y ? x : -1.0; }},
+        {"LocalTensor GetValue/SetValue", [](double x, double, int) { return 2 * x; }},
+        {"GlobalTensor GetValue/SetValue", [](double x, double, int) { return x + 1; }},
+        {"DataCopy UB->UB + Muls", [](double x, double, int) { return 3 * x; }},
+        {"slice/ReinterpretCast | GetUserWorkspace", [ws, &l](double, double, int i) {
+             return i < N / 2 ? static_cast<double>(l.x[N / 2 + i]) : ws; }},
+    };
+    const std::vector<std::pair<const char *, std::function<double(double)>>> after = {
+        {"LeakyRelu", [](double x) { return x > 0 ? x : 0.125 * x; }},
+        {"Cast CAST_FLOOR", [](double x) { return std::floor(x); }},
+        {"Cast CAST_CEIL", [](double x) { return std::ceil(x); }},
+        {"Cast CAST_ROUND (ties away)", [](double x) { return std::round(x); }},
+        {"Cast CAST_TRUNC", [](double x) { return std::trunc(x); }},
+        {"Cast CAST_RINT (ties even)", [](double x) { return std::nearbyint(x); }},
+    };
+    for (size_t r = 0; r < after.size(); r++)
+        for (int i = 0; i < N; i++)
+            EXPECT_EQ(l.out[(21 + r) * N + i], after[r].second(l.x[i])) << after[r].first << " [" << i << "] x=" << l.x[i];
+    // the bitwise rows, bit for bit (an OR of two floats' bits may be a NaN pattern)
+    auto bits = [](float f) {
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        return b;
+    };
+    for (int i = 0; i < N; i++) {
+        const uint32_t x = bits(l.x[i]), y = bits(l.y[i]);
+        EXPECT_EQ(bits(l.out[18 * N + i]), x & y) << "And [" << i << "]";
+        EXPECT_EQ(bits(l.out[19 * N + i]), x | y) << "Or [" << i << "]";
+        EXPECT_EQ(bits(l.out[20 * N + i]), ~x) << "Not [" << i << "]";
+    }
+    for (size_t r = 0; r < rows.size(); r++) {
+        for (int i = 0; i < N; i++) {
+            const double want = rows[r].second(l.x[i], l.y[i], i), got = l.out[r * N + i];
+            const double tol = 4e-7 * std::fmax(1.0, std::fabs(want)) * (r >= 6 && r <= 10 ? 8 : 1);
+            if (std::isinf(want)) EXPECT_EQ(got, want) << rows[r].first << " [" << i << "]";
+            else EXPECT_NEAR(got, want, tol) << rows[r].first << " [" << i << "] x=" << l.x[i] << " y=" << l.y[i];
+        }
+    }
+    Free(l);
+}
+
+TEST(FaceOps, ReportedCalls)
+{
+    Launch a = RunOps(2);
+    EXPECT_EQ(a.status, 507015);
+    EXPECT_EQ(a.msg, "face_ops block 0: SetAtomicAdd: atomic accumulation into GM is not modelled by the twin");
+    Free(a);
+    Launch b = RunOps(3);
+    EXPECT_EQ(b.status, 507015);
+    EXPECT_EQ(b.msg, "face_ops block 0: ASSERT: assertion failed: t.n == 0");
+    Free(b);
+    Launch c = RunOps(4);
+    EXPECT_EQ(c.status, 507015);
+    EXPECT_NE(c.msg.find("face_ops block 0: SetValue: GM bytes [256, 260)"), std::string::npos) << c.msg;
+    EXPECT_NE(c.msg.find("exceed the 256 bytes SetGlobalBuffer gave"), std::string::npos) << c.msg;
+    Free(c);
+    EXPECT_EQ(asc_twin_find("face_ops", 5), nullptr); // registered under 0 and the keys it tests only
+    EXPECT_NE(asc_twin_find("face_ops", 0), nullptr);
+}
