@@ -76,6 +76,13 @@ double SoftsignGrad(const double *in, const double *, size_t)
     const double d = 1.0 + std::fabs(in[1]);
     return in[0] / (d * d);
 }
+// threshold_backward(g, x, t) = g where x > t (and where x is NaN), 0 elsewhere
+// (aclnnThresholdBackward's documented formula; the threshold is the scalar)
+double ThresholdGrad(const double *in, const double *a, size_t n)
+{
+    const double t = Attr(a, n, 0, 0.0);
+    return in[1] > t || std::isnan(in[1]) ? in[0] : 0.0;
+}
 
 const Reference table[] = {
     {"aclnnMish", Mish},
@@ -99,6 +106,8 @@ const Reference table[] = {
     {"aclnnGelu", GeluTanh},
     {"aclnnHardsigmoidBackward", HardSigmoidGrad},
     {"aclnnSoftsignBackward", SoftsignGrad},
+    {"aclnnHardsigmoidV2", HardSigmoid},
+    {"aclnnThresholdBackward", ThresholdGrad},
 };
 } // namespace
 
