@@ -50,12 +50,9 @@ int64_t asc_twin_block_num(void) { return current_block ? (int64_t)current_block
 const char *asc_twin_kernel_name(void) { return current_block ? current_block->launch->kernel->name : ""; }
 int asc_twin_block_aborted(void) { return current_block ? current_block->aborted : 0; }
 
-void asc_twin_report(const char *api, const char *fmt, ...) {
+static void report_v(const char *api, const char *fmt, va_list ap) {
     char text[384];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
     twin_block *b = current_block;
     if (b == NULL) {
         /* a kernel function called outside a launch: nothing to fail but the log */
@@ -73,17 +70,22 @@ void asc_twin_report(const char *api, const char *fmt, ...) {
     pthread_mutex_unlock(&l->error_lock);
 }
 
+void asc_twin_report(const char *api, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    report_v(api, fmt, ap);
+    va_end(ap);
+}
+
 int asc_twin_warn(const char *api, const char *fmt, ...) {
+    twin_block *b = current_block;
     char text[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    if (b != NULL && b->launch->strict) report_v(api, fmt, ap);
+    else vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    twin_block *b = current_block;
-    if (b != NULL && b->launch->strict) {
-        asc_twin_report(api, "%s", text);
-        return -1;
-    }
+    if (b != NULL && b->launch->strict) return -1;
     int first = 1;
     if (b != NULL) {
         twin_launch *l = b->launch;

@@ -34,14 +34,21 @@ static int count_form(uint64_t count, asc_twin_dtype dt, uint64_t *bytes) {
     return -1;
 }
 
+/* The count form's UB side: the block is running, one type on both sides, whole 32-byte
+   blocks, and the UB tensor (`role`) holds them in the UB, aligned. */
+static int count_ub_side(const char *role, asc_twin_ub_ref t, asc_twin_dtype other, uint64_t count, uint64_t *bytes) {
+    twin_operand op = {t, role, 0, 1};
+    if (twin_check_ub("DataCopy", count, &op, 0) != 0 || same_type("DataCopy", t.dtype, other) != 0 ||
+        count_form(count, t.dtype, bytes) != 0)
+        return -1;
+    op.bytes = *bytes;
+    return twin_check_ub("DataCopy", count, &op, 1);
+}
+
 int asc_twin_copy_gm_to_ub(asc_twin_ub_ref dst, asc_twin_gm_ref src, uint64_t count) {
     uint64_t bytes;
-    twin_operand op = {dst, "destination", 0, 1};
-    if (twin_check_ub("DataCopy", count, &op, 0) != 0 || same_type("DataCopy", dst.dtype, src.dtype) != 0 ||
-        count_form(count, dst.dtype, &bytes) != 0)
-        return -1;
-    op.bytes = bytes;
-    if (twin_check_ub("DataCopy", count, &op, 1) != 0 || twin_check_gm("DataCopy", "source", src, 0, bytes) != 0)
+    if (count_ub_side("destination", dst, src.dtype, count, &bytes) != 0 ||
+        twin_check_gm("DataCopy", "source", src, 0, bytes) != 0)
         return -1;
     memcpy(dst.addr, src.addr, (size_t)bytes);
     twin_sv_set(twin_shadow(dst.addr), bytes, 1);
@@ -50,12 +57,8 @@ int asc_twin_copy_gm_to_ub(asc_twin_ub_ref dst, asc_twin_gm_ref src, uint64_t co
 
 int asc_twin_copy_ub_to_gm(asc_twin_gm_ref dst, asc_twin_ub_ref src, uint64_t count) {
     uint64_t bytes;
-    twin_operand op = {src, "source", 0, 1};
-    if (twin_check_ub("DataCopy", count, &op, 0) != 0 || same_type("DataCopy", dst.dtype, src.dtype) != 0 ||
-        count_form(count, src.dtype, &bytes) != 0)
-        return -1;
-    op.bytes = bytes;
-    if (twin_check_ub("DataCopy", count, &op, 1) != 0 || twin_check_gm("DataCopy", "destination", dst, 0, bytes) != 0 ||
+    if (count_ub_side("source", src, dst.dtype, count, &bytes) != 0 ||
+        twin_check_gm("DataCopy", "destination", dst, 0, bytes) != 0 ||
         twin_check_written("DataCopy", "the source tensor", src.addr, bytes, "to GM") != 0)
         return -1;
     memcpy(dst.addr, src.addr, (size_t)bytes);

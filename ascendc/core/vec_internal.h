@@ -6,11 +6,29 @@
 #ifndef ASC_TWIN_VEC_INTERNAL_H_
 #define ASC_TWIN_VEC_INTERNAL_H_
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "asc_twin/vec.h"
+
+/* ---- per-ISA clones ---------------------------------------------------------------- */
+
+/* The float kernels (and the written-bytes scan) are compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
+   at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
+   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes.
+   gcc only: clang's clones of a hidden-visibility function fail to link; not under the
+   sanitizers, whose runtimes may not be ready when an ifunc resolver runs. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#if __has_attribute(target_clones)
+#define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef TWIN_CLONES
+#define TWIN_CLONES
+#endif
 
 /* ---- element formats ------------------------------------------------------------- */
 
@@ -35,6 +53,14 @@ static inline uint16_t twin_f32_to_bf16(float f) {
     return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 const char *twin_dtype_name(asc_twin_dtype dtype);
+/* A double scalar as float (nearest) and as int64 (toward zero), defined for every input:
+   beyond float's range an infinity, beyond int64's its limit, NaN as 0. */
+static inline float twin_scalar_f32(double v) {
+    return v > 3.4028235677973366e38 ? INFINITY : v < -3.4028235677973366e38 ? -INFINITY : (float)v;
+}
+static inline int64_t twin_scalar_i64(double v) {
+    return v != v ? 0 : v >= 9.2233720368547758e18 ? INT64_MAX : v <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)v;
+}
 static inline int twin_is_float(asc_twin_dtype d) { return d == ASC_TWIN_F32 || d == ASC_TWIN_F16 || d == ASC_TWIN_BF16; }
 
 /* Element i of a float-typed buffer as float, and the store back (rounded per dtype). */

@@ -10,36 +10,33 @@
 
 #include "vec_internal.h"
 
+/* Both conversions are selects over straight-line integer and float arithmetic, so that the
+   tile loops of half instructions vectorize. */
 float twin_f16_to_f32(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0x1f) return twin_bits_to_f32(sign | 0x7f800000u | (man << 13) | (man ? 0x400000u : 0));
-    if (exp == 0) {
-        /* subnormal: man * 2^-24, exact in float */
-        float v = (float)man * 0x1p-24f;
-        return sign ? -v : v;
-    }
-    return twin_bits_to_f32(sign | ((exp + 112) << 23) | (man << 13));
+    /* exponent and mantissa moved to float's places, then scaled by 2^112: exact for normal
+       and subnormal halves alike; infinities and NaNs get float's all-ones exponent */
+    uint32_t em = (uint32_t)(h & 0x7fffu) << 13;
+    float v = twin_bits_to_f32(em) * 0x1p112f;
+    uint32_t bits = (h & 0x7c00u) == 0x7c00u ? em | 0x7f800000u : twin_f32_to_bits(v);
+    return twin_bits_to_f32(bits | (uint32_t)(h & 0x8000u) << 16);
 }
 
-uint16_t twin_f32_to_f16(float f) {
+static inline __attribute__((always_inline)) uint16_t f32_to_f16(float f) {
     uint32_t u = twin_f32_to_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to >= 65520: infinity */
-    if (a < 0x38800000u) {
-        /* below half's smallest normal 2^-14: a multiple of 2^-24, nearest even */
-        if (a < 0x33000000u) return sign;       /* below 2^-25: 0 (2^-25 ties to even, 0) */
-        uint32_t man = (a & 0x7fffffu) | 0x800000u;
-        int shift = 126 - (int)(a >> 23);       /* 14 + (unbiased exponent - 1) ... as bits */
-        uint32_t keep = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (keep & 1u))) keep++;
-        return (uint16_t)(sign | keep);
-    }
-    uint32_t r = a - 0x38000000u;               /* rebias the exponent 127 -> 15 */
-    r = (r + 0xfffu + ((r >> 13) & 1u)) >> 13;  /* nearest even on the 13 dropped bits */
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    /* below 2^-14: adding 0.5 (2^-1) puts the value's multiple of 2^-24 in the low mantissa
+       bits, rounded to nearest even by the float addition itself */
+    uint32_t sub = twin_f32_to_bits(twin_bits_to_f32(a) + 0.5f) - 0x3f000000u;
+    /* normal: rebias 127 -> 15, nearest even on the 13 dropped bits (a carry into the
+       exponent is right, up to infinity at 65520) */
+    uint32_t norm = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    uint32_t r = a < 0x38800000u ? sub : norm;
+    r = a >= 0x47800000u ? 0x7c00u : r;                       /* 65536 and up: infinity */
+    r = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : r; /* NaN stays NaN, quiet */
     return (uint16_t)(sign | r);
 }
+
+uint16_t twin_f32_to_f16(float f) { return f32_to_f16(f); }
 
 const char *twin_dtype_name(asc_twin_dtype d) {
     static const char *names[] = {"float", "half", "bfloat16_t", "int8_t", "uint8_t", "int16_t",
@@ -69,9 +66,17 @@ void twin_store_f32(uint8_t *dst, asc_twin_dtype dtype, const float *in, size_t 
         memmove(dst, in, n * 4);
         return;
     }
-    for (size_t i = 0; i < n; i++) {
-        uint16_t h = dtype == ASC_TWIN_F16 ? twin_f32_to_f16(in[i]) : twin_f32_to_bf16(in[i]);
-        memcpy(dst + 2 * i, &h, 2);
+    /* one loop per format: each vectorizes */
+    if (dtype == ASC_TWIN_F16) {
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h = f32_to_f16(in[i]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h = twin_f32_to_bf16(in[i]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
     }
 }
 
@@ -97,15 +102,13 @@ void twin_store_int(uint8_t *dst, asc_twin_dtype dtype, size_t i, int64_t v) {
    take the value truncated toward zero, wrapped to the width). */
 void twin_scalar_bytes(asc_twin_dtype dt, double v, uint8_t out[8]) {
     if (dt == ASC_TWIN_F32) {
-        float f = (float)v;
+        float f = twin_scalar_f32(v);
         memcpy(out, &f, 4);
     } else if (dt == ASC_TWIN_F16 || dt == ASC_TWIN_BF16) {
-        uint16_t h = dt == ASC_TWIN_F16 ? twin_f32_to_f16((float)v) : twin_f32_to_bf16((float)v);
+        uint16_t h = dt == ASC_TWIN_F16 ? twin_f32_to_f16(twin_scalar_f32(v)) : twin_f32_to_bf16(twin_scalar_f32(v));
         memcpy(out, &h, 2);
     } else {
-        int64_t i = isnan(v) ? 0 : v >= 9.2233720368547758e18 ? INT64_MAX : v <= -9.2233720368547758e18 ? INT64_MIN
-                                                                                                         : (int64_t)v;
-        twin_store_int(out, dt, 0, i);
+        twin_store_int(out, dt, 0, twin_scalar_i64(v));
     }
 }
 
@@ -200,18 +203,6 @@ static inline float sigmoid_f32(float x) {
     float e = exp_f32(x < 0 ? x : -x);
     return (x < 0 ? e : 1.0f) / (1.0f + e);
 }
-
-/* Each kernel is compiled for AVX-512, AVX2 and the baseline where the compiler can pick one
-   at load time (x86-64 ELF with ifunc): the loops are the same C, so every version computes
-   the same bits (no fma contraction: vec_math.c's compile options), only with wider lanes. */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__)
-#if __has_attribute(target_clones)
-#define TWIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef TWIN_CLONES
-#define TWIN_CLONES
-#endif
 
 TWIN_CLONES void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n) {
     switch (op) {

@@ -197,9 +197,9 @@ int asc_twin_scalar(const char *api, asc_twin_scalar_op op, asc_twin_ub_ref dst,
     twin_propagate(twin_shadow(dst.addr), es, &a.shadow, es, NULL, 0, n);
     if (twin_is_float(dst.dtype)) {
         /* the scalar has the tensor's type: a half or bfloat16 scalar is exact in float */
-        float_loop(2, op, dst.dtype, dst.addr, a.bytes, NULL, (float)scalar, n);
+        float_loop(2, op, dst.dtype, dst.addr, a.bytes, NULL, twin_scalar_f32(scalar), n);
     } else {
-        int64_t s = (int64_t)scalar;
+        int64_t s = twin_scalar_i64(scalar);
         uint64_t width_mask = es == 8 ? UINT64_MAX : (((uint64_t)1 << (8 * es)) - 1);
         for (size_t i = 0; i < n; i++) {
             int64_t x = twin_load_int(a.bytes, dst.dtype, i), r;

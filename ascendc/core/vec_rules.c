@@ -135,7 +135,7 @@ static uint32_t bit_mask(unsigned from, unsigned to) { return (uint32_t)((((uint
         }                                                                                          \
     } while (0)
 
-int twin_sv_all(twin_sv v, uint64_t n) {
+TWIN_CLONES int twin_sv_all(twin_sv v, uint64_t n) {
     if (v.w == NULL || n == 0) return 1;
     if (v.off % 32 == 0) {
         /* the common case, a 32-byte aligned tensor: whole words, a loop that vectorizes */

@@ -25,7 +25,9 @@ static void seed_style(uint8_t *const *args) {
     uint32_t es = asc_twin_dtype_size(dt);
     uint64_t aligned = ((uint64_t)n * es + 31) / 32 * 32, count = aligned / es;
     asc_twin_ub_ref x = tt_ub(0, aligned, dt), t = tt_ub(aligned, aligned, dt), y = tt_ub(2 * aligned, aligned, dt);
-    asc_twin_gm_ref gx = tt_gm(args[0], (uint64_t)n * es, dt), gy = tt_gm(args[1], (uint64_t)n * es, dt);
+    /* each block takes its own slice of n elements */
+    uint64_t at = (uint64_t)asc_twin_block_idx() * (uint64_t)n * es;
+    asc_twin_gm_ref gx = tt_gm(args[0] + at, (uint64_t)n * es, dt), gy = tt_gm(args[1] + at, (uint64_t)n * es, dt);
     asc_twin_copy_params p = {1, (uint32_t)(n * es), 0, 0, 1};
     asc_twin_pad_params pad = {0, 0, 0, 0.0};
     if (asc_twin_copy_gm_to_ub_params("DataCopyPad", x, gx, &p, &pad) != 0) return;
@@ -36,16 +38,19 @@ static void seed_style(uint8_t *const *args) {
 }
 static const asc_twin_kernel k_seed = {"twin_vec_seed", 0, 4, seed_style};
 
-static int run_seed(asc_twin_dtype dt, void *x, void *y, int64_t n, char *msg, size_t size) {
+static int run_seed_blocks(asc_twin_dtype dt, void *x, void *y, int64_t n, uint32_t blocks, char *msg, size_t size) {
     int64_t *gn = asc_twin_gm_alloc(sizeof n);
     int32_t *gdt = asc_twin_gm_alloc(sizeof(int32_t));
     *gn = n;
     *gdt = (int32_t)dt;
     uint8_t *args[4] = {x, y, (uint8_t *)gn, (uint8_t *)gdt};
-    int status = tt_run(&k_seed, 1, args, 4, msg, size);
+    int status = tt_run(&k_seed, blocks, args, 4, msg, size);
     asc_twin_gm_free(gn);
     asc_twin_gm_free(gdt);
     return status;
+}
+static int run_seed(asc_twin_dtype dt, void *x, void *y, int64_t n, char *msg, size_t size) {
+    return run_seed_blocks(dt, x, y, n, 1, msg, size);
 }
 
 MG_TEST(seed_style_f32_over_an_unaligned_tail) {
@@ -117,6 +122,29 @@ MG_TEST(seed_style_half_and_bfloat16) {
     }
     asc_twin_gm_free(x);
     asc_twin_gm_free(y);
+}
+
+MG_TEST(blocks_run_side_by_side_on_their_own_ub) {
+    enum { N = 1001, B = 16 };
+    float *x = asc_twin_gm_alloc(N * B * 4), *y = asc_twin_gm_alloc(N * B * 4);
+    for (int i = 0; i < N * B; i++) x[i] = -4.0f + 8.0f * (float)(i % N) / N + 0.01f * (float)(i / N);
+    char msg[512];
+    MG_CHECK_EQ_INT(run_seed_blocks(ASC_TWIN_F32, x, y, N, B, msg, sizeof msg), 0);
+    /* every block's slice equals the one-block result of the same inputs */
+    float *y1 = asc_twin_gm_alloc(N * 4);
+    int same = 1;
+    for (int b = 0; b < B; b++) {
+        MG_CHECK_EQ_INT(run_seed(ASC_TWIN_F32, x + b * N, y1, N, msg, sizeof msg), 0);
+        same &= memcmp(y1, y + b * N, N * 4) == 0;
+    }
+    MG_CHECK(same);
+    /* and one block reading past its slice's GM allocation fails the launch: the last block */
+    MG_CHECK_EQ_INT(run_seed_blocks(ASC_TWIN_F32, x, y, N, B + 1, msg, sizeof msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+    MG_CHECK_STR_CONTAINS(msg, "twin_vec_seed block 16: DataCopyPad: GM bytes [64064, 68068) of the source run 4004 bytes "
+                               "past the end of its GmAlloc block (64064 bytes)");
+    asc_twin_gm_free(x);
+    asc_twin_gm_free(y);
+    asc_twin_gm_free(y1);
 }
 
 MG_TEST_MAIN()
