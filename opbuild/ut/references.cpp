@@ -64,6 +64,25 @@ double GeluTanh(const double *in, const double *, size_t)
     const double x = in[0];
     return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
 }
+// hardsigmoid'(x) = 1/6 on (-3, 3), 0 outside (aclnnHardsigmoidBackward's documented formula),
+// times the incoming gradient
+double HardSigmoidGrad(const double *in, const double *, size_t)
+{
+    return in[1] > -3.0 && in[1] < 3.0 ? in[0] / 6.0 : 0.0;
+}
+// softsign'(x) = 1 / (1 + |x|)^2, times the incoming gradient
+double SoftsignGrad(const double *in, const double *, size_t)
+{
+    const double d = 1.0 + std::fabs(in[1]);
+    return in[0] / (d * d);
+}
+// threshold_backward(g, x, t) = g where x > t (and where x is NaN), 0 elsewhere
+// (aclnnThresholdBackward's documented formula; the threshold is the scalar)
+double ThresholdGrad(const double *in, const double *a, size_t n)
+{
+    const double t = Attr(a, n, 0, 0.0);
+    return in[1] > t || std::isnan(in[1]) ? in[0] : 0.0;
+}
 
 const Reference table[] = {
     {"aclnnMish", Mish},
@@ -85,6 +104,10 @@ const Reference table[] = {
     {"aclnnHardshrink", HardShrink},
     {"aclnnLeakyRelu", LeakyRelu},
     {"aclnnGelu", GeluTanh},
+    {"aclnnHardsigmoidBackward", HardSigmoidGrad},
+    {"aclnnSoftsignBackward", SoftsignGrad},
+    {"aclnnHardsigmoidV2", HardSigmoid},
+    {"aclnnThresholdBackward", ThresholdGrad},
 };
 } // namespace
 

@@ -87,6 +87,14 @@ bool CheckShapeEqual(const aclTensor *a, const char *an, const aclTensor *b, con
     return false;
 }
 
+bool CheckShapeExpected(const aclTensor *a, const char *an, const Shape &expected)
+{
+    if (a->GetViewShape() == expected) return true;
+    mgrt_fail(ACLNN_ERR_PARAM_INVALID, "%s: the shape of %s is %s, expected %s", CurrentApi(), an,
+              ToString(a->GetViewShape()).GetString(), ToString(expected).GetString());
+    return false;
+}
+
 bool CheckBroadcast(const aclTensor *a, const char *an, const aclTensor *b, const char *bn)
 {
     if (CheckBroadcastShape(a->GetViewShape(), b->GetViewShape())) return true;

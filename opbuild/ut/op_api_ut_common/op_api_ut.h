@@ -20,6 +20,8 @@
 #include "aclnn/acl_meta.h"
 #include "gtest/gtest.h"
 #include "op_api_ut_common/tensor_desc.h"
+/* ops-nn's harness brings the op_api's types with it: its UTs write `using namespace op;` */
+#include "opdev/common_types.h"
 
 namespace op_api_ut {
 /* One materialised argument list: the objects it created, and what the reference reads. */

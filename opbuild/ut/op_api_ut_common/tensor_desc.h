@@ -6,6 +6,7 @@
 #define MG_OP_API_UT_TENSOR_DESC_H_
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "acl/acl.h"
@@ -52,8 +53,20 @@ public:
 class ScalarDesc {
 public:
     template <typename T> ScalarDesc(T v, aclDataType dtype) : value_(static_cast<double>(v)), dtype_(dtype) {}
+    /* ops-nn's UTs also give the value alone: its C++ type names the dtype */
+    template <typename T> explicit ScalarDesc(T v) : value_(static_cast<double>(v)), dtype_(DtypeOf<T>()) {}
     double value_;
     aclDataType dtype_;
+
+private:
+    template <typename T> static constexpr aclDataType DtypeOf()
+    {
+        return std::is_same<T, bool>::value            ? ACL_BOOL
+               : std::is_same<T, float>::value         ? ACL_FLOAT
+               : std::is_same<T, double>::value        ? ACL_DOUBLE
+               : std::is_integral<T>::value && sizeof(T) == 8 ? ACL_INT64
+                                                       : ACL_INT32;
+    }
 };
 
 #endif

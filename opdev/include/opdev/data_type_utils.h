@@ -19,6 +19,13 @@ private:
     std::string s_;
 };
 inline MgString ToString(DataType t) { return MgString(mg_dtype_name(static_cast<int>(t))); }
+/* A supported-dtype list as operators print it in messages: "[DT_FLOAT, DT_FLOAT16]". */
+inline MgString ToString(std::initializer_list<DataType> list)
+{
+    std::string s = "[";
+    for (DataType t : list) s += (s.size() > 1 ? ", " : "") + std::string(mg_dtype_name(static_cast<int>(t)));
+    return MgString(s + "]");
+}
 inline size_t TypeSize(DataType t) { return static_cast<size_t>(mg_dtype_size(static_cast<int>(t))); }
 inline DataType ToOpDataType(aclDataType t) { return static_cast<DataType>(t); }
 inline aclDataType ToAclDataType(DataType t) { return static_cast<aclDataType>(t); }

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "opdev/data_type_utils.h"
+
 namespace op {
 enum class SocVersion {
     ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND910_95, ASCEND950 = ASCEND910_95, ASCEND910E, ASCEND310,
@@ -24,6 +26,23 @@ public:
 };
 const PlatformInfo &GetCurrentPlatformInfo();
 inline NpuArch GetCurNpuArch() { return GetCurrentPlatformInfo().GetCurNpuArch(); }
+/* The SoC's name for messages (operators print it when a dtype is not supported there). */
+inline MgString ToString(SocVersion v)
+{
+    switch (v) {
+    case SocVersion::ASCEND910: return MgString("Ascend910");
+    case SocVersion::ASCEND910B: return MgString("Ascend910B");
+    case SocVersion::ASCEND910_93: return MgString("Ascend910_93");
+    case SocVersion::ASCEND910_95: return MgString("Ascend950");
+    case SocVersion::ASCEND910E: return MgString("Ascend910E");
+    case SocVersion::ASCEND310: return MgString("Ascend310");
+    case SocVersion::ASCEND310P: return MgString("Ascend310P");
+    case SocVersion::ASCEND310B: return MgString("Ascend310B");
+    case SocVersion::ASCEND310C: return MgString("Ascend310C");
+    case SocVersion::ASCEND610LITE: return MgString("Ascend610Lite");
+    default: return MgString("UnknownSoc");
+    }
+}
 } // namespace op
 
 #endif

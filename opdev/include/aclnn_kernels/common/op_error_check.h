@@ -24,6 +24,7 @@ bool CheckDtypeSame(const aclTensor *a, const char *an, const aclTensor *b, cons
 bool CheckMaxDim(const aclTensor *t, const char *name, size_t max);
 bool CheckMinDim(const aclTensor *t, const char *name, size_t min);
 bool CheckShapeEqual(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
+bool CheckShapeExpected(const aclTensor *a, const char *an, const Shape &expected);
 bool CheckBroadcast(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
 bool CheckCommInput(const void *workspaceSize, const void *executor);
 } // namespace mg
@@ -68,6 +69,28 @@ bool CheckCommInput(const void *workspaceSize, const void *executor);
 #define OP_CHECK_SHAPE_NOT_EQUAL(a, b, retExpr)                   \
     do {                                                          \
         if (!op::mg::CheckShapeEqual((a), #a, (b), #b)) {         \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_SHAPE_NOT_EQUAL_WITH_EXPECTED_SIZE(tensor, expected, retExpr) \
+    do {                                                                     \
+        if (!op::mg::CheckShapeExpected((tensor), #tensor, (expected))) {    \
+            retExpr;                                                         \
+        }                                                                    \
+    } while (0)
+/* An l0 op's launch or infershape that failed: the status CANN's header gives each and the
+   caller's message become the recent error, then retExpr runs. */
+#define OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE(cond, retExpr, ...)   \
+    do {                                                          \
+        if (cond) {                                               \
+            OP_LOGE(ACLNN_ERR_INNER_STATIC_WORKSPACE_INVALID, __VA_ARGS__); \
+            retExpr;                                              \
+        }                                                         \
+    } while (0)
+#define OP_CHECK_INFERSHAPE(cond, retExpr, ...)                   \
+    do {                                                          \
+        if (cond) {                                               \
+            OP_LOGE(ACLNN_ERR_INNER_INFERSHAPE_ERROR, __VA_ARGS__); \
             retExpr;                                              \
         }                                                         \
     } while (0)
