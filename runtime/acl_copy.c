@@ -142,14 +142,24 @@ static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t
     return rt_memory_in_host_block(devPtr, count) ? ACL_SUCCESS : check_device_range(api, "devPtr", devPtr, count);
 }
 
+/* The start both sets share: enters the memory calls, holds the range and checks it. On
+   ACL_SUCCESS with *done == 0 the caller owns the entry and `holds` and must leave through
+   rt_memory_leave(drop_holds(...)); otherwise there is nothing to release (a count of 0 is done). */
+static aclError enter_set(const char *api, void *devPtr, size_t maxCount, size_t count, range_holds *holds,
+                          int *done) {
+    aclError status = rt_memory_enter_sized(api, count, done);
+    if (status != ACL_SUCCESS || *done) return status;
+    hold_range(holds, devPtr, count);
+    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return rt_memory_leave(drop_holds(holds, status));
+    return ACL_SUCCESS;
+}
+
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
     static const char api[] = "aclrtMemset";
     int done = 0;
-    aclError status = rt_memory_enter_sized(api, count, &done);
-    if (status != ACL_SUCCESS || done) return status;
     range_holds holds = {{0}, 0};
-    hold_range(&holds, devPtr, count);
-    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return rt_memory_leave(drop_holds(&holds, status));
+    aclError status = enter_set(api, devPtr, maxCount, count, &holds, &done);
+    if (status != ACL_SUCCESS || done) return status;
     /* Like aclrtMemcpy: waits only for queued work on the bytes it sets. */
     mgrt_access access = {.ptr = devPtr, .bytes = count, .write = 1};
     rt_streams_wait_overlapping(&access, 1);
@@ -213,11 +223,9 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     static const char api[] = "aclrtMemsetAsync";
     int done = 0;
-    aclError status = rt_memory_enter_sized(api, count, &done);
-    if (status != ACL_SUCCESS || done) return status;
     range_holds holds = {{0}, 0};
-    hold_range(&holds, devPtr, count);
-    if ((status = check_set(api, devPtr, maxCount, count)) != ACL_SUCCESS) return rt_memory_leave(drop_holds(&holds, status));
+    aclError status = enter_set(api, devPtr, maxCount, count, &holds, &done);
+    if (status != ACL_SUCCESS || done) return status;
     copy_task *t = mgrt_malloc(sizeof *t);
     if (t == NULL)
         return rt_memory_leave(drop_holds(&holds, mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMemsetAsync: out of memory")));
