@@ -27,6 +27,11 @@ What it does, in build-mutate/ (git-ignored):
    survivor with its diff) and build-mutate/results.jsonl (one line per mutant; --resume
    skips the ones already there).
 
+The python layer is judged by the package's pytest suite, run with the interpreter that
+MISHGRAD_MUTATE_PYTHON names (e.g. MISHGRAD_MUTATE_PYTHON=venv/bin/python, a virtual
+environment with pytest and NumPy); unset, /usr/bin/python3. Without pytest there, that
+layer is not judged.
+
 --plant FILE reads mutants written by hand, one per line, `path:line: old => new` (the
 first `old` on that line becomes `new`; `#` starts a comment) and reports for each whether
 the tests kill it. Exit status: 0, or 1 when a planted mutant survived.
@@ -408,10 +413,21 @@ def load_tests(build_dir, exclude, label=None):
 def python_setup(src_root, work, jobs):
     """Configures and builds the extension from the copy (build-mutate/pybuild) and returns
     the synthetic test that stages it and runs pytest; None when Python's development files
-    or pytest are missing (the python layer is then not judged)."""
-    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    or pytest are missing (the python layer is then not judged). MISHGRAD_MUTATE_PYTHON names
+    the interpreter (a virtual environment's, with pytest, NumPy and perhaps torch); unset, the
+    system's /usr/bin/python3 (else this one)."""
+    py = os.environ.get("MISHGRAD_MUTATE_PYTHON", "")
+    if py:
+        py = os.path.abspath(py)  # the tests run from other directories
+        if not os.access(py, os.X_OK):
+            print("mutate.py: MISHGRAD_MUTATE_PYTHON=%s is not an executable: the python layer is not judged" % py,
+                  file=sys.stderr)
+            return None, None
+    else:
+        py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     if run([py, "-c", "import pytest"])[0] != 0:
-        print("mutate.py: no pytest for %s: the python layer is not judged" % py, file=sys.stderr)
+        print("mutate.py: no pytest for %s: the python layer is not judged (MISHGRAD_MUTATE_PYTHON names "
+              "an interpreter that has it)" % py, file=sys.stderr)
         return None, None
     pybuild = os.path.join(work, "pybuild")
     if not os.path.exists(os.path.join(pybuild, "build.ninja")):
