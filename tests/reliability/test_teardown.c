@@ -11,6 +11,13 @@
  *   finalize_racing_stream_creation       aclFinalize racing aclrtCreateStream/aclrtDestroyStream
  *   finalize_racing_the_null_stream       aclFinalize racing the first use of the NULL stream
  *   stream_created_during_finalize_joined a stream made while aclFinalize runs: its worker joined (25.12)
+ *   force_destroy_drops_a_blocked_wait    aclrtDestroyStreamForce of a stream waiting on an event whose
+ *                                         record never comes: returns, and what it dropped never runs
+ *   finalize_with_a_lone_blocked_stream   aclFinalize with one stream held at a callback nobody runs
+ *   finalize_with_a_stream_blocked_on_an_event  aclFinalize with a stream waiting on a record that
+ *                                         never comes (it sits behind such a callback)
+ *   finalize_during_phase_one_keeps_no_executor  aclFinalize racing phase 1: once both are done, no
+ *                                         handle of any kind is left live for the next session
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -23,6 +30,8 @@
 #include <sched.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_mish.h"
+#include "mgrt_handle.h"
 #include "rel_setup.h"
 
 /* ---- 1. aclFinalize is not starved by callers that fail anyway ------------------------------ */
@@ -329,6 +338,181 @@ MG_TEST(stream_created_during_finalize_joined) {
     if (REL_PLAIN_BUILD) MG_CHECK(maps_after - maps_before < 8 + hits / 2);
     /* and no thread left: the creators are joined, every worker of a finalized runtime too */
     MG_CHECK_EQ_INT(thread_count(), threads_before);
+}
+
+/* ---- work dropped while it is blocked for good ---------------------------------------------- */
+
+/* A blocking callback whose subscribed thread (the test's own) does not process it: its
+   stream holds there, and whatever is queued behind it (an event record) does not happen
+   until that thread calls aclrtProcessReport. */
+static atomic_int held_callback_ran;
+static void held_callback(void *user) {
+    (void)user;
+    atomic_fetch_add(&held_callback_ran, 1);
+}
+
+enum { DROP_BYTES = 4096 };
+
+/* 1 when every byte of the device block is `value` (read with a blocking copy). */
+static int device_bytes_are(void *dev, unsigned char value) {
+    unsigned char back[DROP_BYTES];
+    if (aclrtMemcpy(back, sizeof back, dev, DROP_BYTES, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) return 0;
+    for (int i = 0; i < DROP_BYTES; i++)
+        if (back[i] != value) return 0;
+    return 1;
+}
+
+/* `holder` gets a BLOCK callback (this thread subscribed, not processing it) and then a record
+   of `ev`; `blocked` waits for that record, then memsets `dev` to 0x5A. Nothing can run
+   on `blocked` until this thread processes the callback. */
+static void queue_blocked_work(aclrtStream holder, aclrtStream blocked, aclrtEvent ev, void *dev) {
+    REL_CHECK(aclrtSubscribeReport((uint64_t)pthread_self(), holder) == ACL_SUCCESS, "aclrtSubscribeReport");
+    REL_CHECK(aclrtLaunchCallback(held_callback, NULL, ACL_CALLBACK_BLOCK, holder) == ACL_SUCCESS,
+              "aclrtLaunchCallback");
+    REL_CHECK(aclrtRecordEvent(ev, holder) == ACL_SUCCESS, "aclrtRecordEvent");
+    REL_CHECK(aclrtStreamWaitEvent(blocked, ev) == ACL_SUCCESS, "aclrtStreamWaitEvent");
+    REL_CHECK(aclrtMemsetAsync(dev, DROP_BYTES, 0x5A, DROP_BYTES, blocked) == ACL_SUCCESS, "aclrtMemsetAsync");
+    rel_sleep_ms(50); /* every worker reached the point where it is held */
+    aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    REL_CHECK(aclrtQueryEventStatus(ev, &recorded) == ACL_SUCCESS, "aclrtQueryEventStatus");
+    REL_CHECK(recorded == ACL_EVENT_RECORDED_STATUS_NOT_READY, "the record behind the unprocessed callback happened");
+}
+
+MG_TEST(force_destroy_drops_a_blocked_wait) {
+    rel_start_runtime();
+    aclrtStream holder = NULL, blocked = NULL;
+    REL_CHECK(aclrtCreateStream(&holder) == ACL_SUCCESS && aclrtCreateStream(&blocked) == ACL_SUCCESS,
+              "aclrtCreateStream");
+    aclrtEvent ev = NULL;
+    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
+    void *dev = NULL;
+    REL_CHECK(aclrtMalloc(&dev, DROP_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    REL_CHECK(aclrtMemset(dev, DROP_BYTES, 0, DROP_BYTES) == ACL_SUCCESS, "aclrtMemset");
+    queue_blocked_work(holder, blocked, ev, dev);
+    REL_WATCHDOG(20);
+    const double t0 = rel_now_s();
+    REL_CHECK(aclrtDestroyStreamForce(blocked) == ACL_SUCCESS, "aclrtDestroyStreamForce: %s", rel_message());
+    const double took = rel_now_s() - t0;
+    alarm(0);
+    /* CANN's forced destroy does not wait for queued work: a wait that can never end is no
+       reason to stay. */
+    REL_CHECK(took < 5.0, "aclrtDestroyStreamForce took %.1f s over a wait that cannot end", took);
+    REL_CHECK(aclrtSynchronizeStream(blocked) != ACL_SUCCESS && rel_message_has("stale"),
+              "the destroyed stream is refused as stale: %s", rel_message());
+    /* The memset behind the dropped wait never ran, and does not run when the record comes. */
+    REL_CHECK(device_bytes_are(dev, 0), "the dropped memset wrote the block");
+    REL_WATCHDOG(20);
+    REL_CHECK(aclrtProcessReport(2000) == ACL_SUCCESS, "aclrtProcessReport: %s", rel_message());
+    REL_CHECK(atomic_load(&held_callback_ran) == 1, "the held callback ran once");
+    REL_CHECK(aclrtSynchronizeStream(holder) == ACL_SUCCESS, "aclrtSynchronizeStream(holder): %s", rel_message());
+    alarm(0);
+    aclrtEventRecordedStatus recorded = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    REL_CHECK(aclrtQueryEventStatus(ev, &recorded) == ACL_SUCCESS && recorded == ACL_EVENT_RECORDED_STATUS_COMPLETE,
+              "the record ran once the callback returned");
+    REL_CHECK(device_bytes_are(dev, 0), "the dropped memset ran after the record");
+    REL_CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS, "aclrtDestroyEvent");
+    REL_CHECK(aclrtUnSubscribeReport((uint64_t)pthread_self(), holder) == ACL_SUCCESS, "aclrtUnSubscribeReport");
+    REL_CHECK(aclrtDestroyStream(holder) == ACL_SUCCESS, "aclrtDestroyStream");
+    REL_CHECK(aclrtFree(dev) == ACL_SUCCESS, "aclrtFree");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* aclFinalize drops what can never run; the callback it dropped is never run afterwards (its
+   thread's aclrtProcessReport is told the runtime is gone), and the memory the dropped work
+   named is freed with nothing left to write it (ASan would see a late write). */
+static void finalize_over_held_work(int with_event) {
+    rel_start_runtime();
+    aclrtStream holder = NULL, blocked = NULL;
+    REL_CHECK(aclrtCreateStream(&holder) == ACL_SUCCESS, "aclrtCreateStream");
+    void *dev = NULL;
+    REL_CHECK(aclrtMalloc(&dev, DROP_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    aclrtEvent ev = NULL;
+    if (with_event) {
+        REL_CHECK(aclrtCreateStream(&blocked) == ACL_SUCCESS, "aclrtCreateStream");
+        REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
+        queue_blocked_work(holder, blocked, ev, dev);
+    } else {
+        /* the lone stream: held at its own callback, a memset behind it */
+        REL_CHECK(aclrtSubscribeReport((uint64_t)pthread_self(), holder) == ACL_SUCCESS, "aclrtSubscribeReport");
+        REL_CHECK(aclrtLaunchCallback(held_callback, NULL, ACL_CALLBACK_BLOCK, holder) == ACL_SUCCESS,
+                  "aclrtLaunchCallback");
+        REL_CHECK(aclrtMemsetAsync(dev, DROP_BYTES, 0x5A, DROP_BYTES, holder) == ACL_SUCCESS, "aclrtMemsetAsync");
+        rel_sleep_ms(50);
+    }
+    REL_WATCHDOG(20);
+    const double t0 = rel_now_s();
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize: %s", rel_message());
+    const double took = rel_now_s() - t0;
+    alarm(0);
+    REL_CHECK(took < 5.0, "aclFinalize took %.1f s over work that cannot run", took);
+    REL_CHECK(aclrtProcessReport(100) == ACL_ERROR_UNINITIALIZE, "aclrtProcessReport after aclFinalize: %s",
+              rel_message());
+    REL_CHECK(atomic_load(&held_callback_ran) == 0, "the dropped callback ran");
+    /* the runtime again: nothing of the old session is live */
+    REL_CHECK(aclInit(NULL) == ACL_SUCCESS, "aclInit again");
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++)
+        REL_CHECK(mgrt_handle_live_count((mgrt_handle_kind)k) == 0, "%zu %s handle(s) live in the new session",
+                  mgrt_handle_live_count((mgrt_handle_kind)k), mgrt_handle_kind_name((mgrt_handle_kind)k));
+    REL_CHECK(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
+    aclrtStream s = NULL;
+    REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS && aclrtSynchronizeStream(s) == ACL_SUCCESS &&
+                  aclrtDestroyStream(s) == ACL_SUCCESS,
+              "a stream in the new session: %s", rel_message());
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize again");
+}
+
+MG_TEST(finalize_with_a_lone_blocked_stream) { finalize_over_held_work(0); }
+MG_TEST(finalize_with_a_stream_blocked_on_an_event) { finalize_over_held_work(1); }
+
+/* ---- aclFinalize racing phase 1 leaves no executor behind ------------------------------------ */
+
+/* A phase 1 that aclFinalize overtakes fails (361001, test_regress_audit7's F3); the executor
+   it was building must not outlive the session: one registered after aclFinalize reclaimed
+   the handles would stay live in the registry for good (handed to nobody, or handed out from
+   a dead session). After each round, before the next aclInit, no handle of any kind is live. */
+static void *finalize_after(void *arg) {
+    const struct timespec pause = {0, (long)(uintptr_t)arg * 1000L};
+    nanosleep(&pause, NULL);
+    (void)aclFinalize();
+    return NULL;
+}
+
+MG_TEST(finalize_during_phase_one_keeps_no_executor) {
+    enum { ROUNDS = 200, SIDE = 48 };
+    int rounds_left_live = 0, during = 0;
+    REL_WATCHDOG(120);
+    for (int round = 0; round < ROUNDS; round++) {
+        REL_CHECK(aclInit(NULL) == ACL_SUCCESS, "aclInit (round %d)", round);
+        REL_CHECK(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
+        void *in = NULL, *out = NULL;
+        REL_CHECK(aclrtMalloc(&in, SIDE * SIDE * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+                      aclrtMalloc(&out, SIDE * SIDE * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+                  "aclrtMalloc");
+        const int64_t dims[2] = {SIDE, SIDE}, transposed[2] = {1, SIDE}, storage[1] = {SIDE * SIDE};
+        aclTensor *self = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, in);
+        aclTensor *result = aclCreateTensor(dims, 2, ACL_FLOAT, transposed, 0, ACL_FORMAT_ND, storage, 1, out);
+        REL_CHECK(self != NULL && result != NULL, "aclCreateTensor");
+        pthread_t finalizer;
+        pthread_create(&finalizer, NULL, finalize_after, (void *)(uintptr_t)(round % 150));
+        for (long calls = 0;; calls++) { /* executors left unlaunched are aclFinalize's to reclaim */
+            uint64_t ws = 0;
+            aclOpExecutor *ex = NULL;
+            const aclnnStatus r = (calls & 1) ? aclnnMishGetWorkspaceSize(self, result, &ws, &ex)
+                                              : aclnnInplaceMishGetWorkspaceSize(self, &ws, &ex);
+            if (r == ACLNN_SUCCESS) continue;
+            if (strstr(rel_message(), "ran during") != NULL) during++;
+            break;
+        }
+        pthread_join(finalizer, NULL);
+        size_t live = 0;
+        for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) live += mgrt_handle_live_count((mgrt_handle_kind)k);
+        if (live > 0 && rounds_left_live++ == 0)
+            fprintf(stderr, "  round %d: %zu handle(s) (%zu executor(s)) live after aclFinalize and phase 1 ended\n",
+                    round, live, mgrt_handle_live_count(MGRT_HANDLE_EXECUTOR));
+    }
+    alarm(0);
+    printf("  %d rounds, %d phase-1 calls saw aclFinalize run during them\n", ROUNDS, during);
+    REL_CHECK(rounds_left_live == 0, "%d round(s) left handles live after aclFinalize", rounds_left_live);
 }
 
 MG_TEST_MAIN()
