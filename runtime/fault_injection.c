@@ -10,6 +10,11 @@
  *                            stream with ACLNN_ERR_INNER (561000) and a message, so the
  *                            stream's error path runs (aclrtSynchronizeStream reports it).
  *                            A list "N,M,..." (up to 8) fails each of them.
+ *   MISHGRAD_FAULT_HANDLE=N  the N-th handle registration (mgrt_handle_register: a context,
+ *                            stream, event, tensor, executor, ... handed to the program)
+ *                            after aclInit fails, as if the registry's table could not grow
+ *                            (N >= 1): the creating call must give its object back and
+ *                            report, leaving nothing registered and nothing allocated.
  *
  * Each planned fault fires once per session. Unset, empty or malformed: no fault. Every
  * aclInit reads both again and aclFinalize forgets them, so a test plants a fault with
@@ -22,8 +27,10 @@
 
 #define MAX_PLANNED_STEPS 8
 
-/* Allocations still allowed before the planned one fails; negative: none planned. */
+/* Allocations (registrations) still allowed before the planned one fails; negative: none
+   planned. */
 static atomic_long allocations_before_fault = -1;
+static atomic_long registrations_before_fault = -1;
 /* Steps queued since aclInit, and the numbers of those planned to fail. */
 static atomic_long steps_queued;
 static atomic_long planned_steps[MAX_PLANNED_STEPS];
@@ -47,9 +54,10 @@ void rt_fault_configure(void) {
 #if !MISHGRAD_TEST_HOOKS
     /* A build without tests (a package, say) ships no test hooks: the switches are read
        only to say that they do nothing here. */
-    if (getenv("MISHGRAD_FAULT_ALLOC") != NULL || getenv("MISHGRAD_FAULT_STEP") != NULL)
-        rt_log_notice("RUNTIME", "MISHGRAD_FAULT_ALLOC / MISHGRAD_FAULT_STEP are ignored: this build has no "
-                      "test hooks (it was built without tests)");
+    if (getenv("MISHGRAD_FAULT_ALLOC") != NULL || getenv("MISHGRAD_FAULT_STEP") != NULL ||
+        getenv("MISHGRAD_FAULT_HANDLE") != NULL)
+        rt_log_notice("RUNTIME", "MISHGRAD_FAULT_ALLOC / MISHGRAD_FAULT_STEP / MISHGRAD_FAULT_HANDLE are ignored: "
+                      "this build has no test hooks (it was built without tests)");
     return;
 #endif
     const char *text = getenv("MISHGRAD_FAULT_ALLOC");
@@ -57,6 +65,11 @@ void rt_fault_configure(void) {
         long n = read_index(&text);
         /* Counted from 1: MISHGRAD_FAULT_ALLOC=1 fails the first allocation after aclInit. */
         if (n > 0 && *text == '\0') atomic_store(&allocations_before_fault, n - 1);
+    }
+    text = getenv("MISHGRAD_FAULT_HANDLE");
+    if (text != NULL) {
+        long n = read_index(&text);
+        if (n > 0 && *text == '\0') atomic_store(&registrations_before_fault, n - 1);
     }
     text = getenv("MISHGRAD_FAULT_STEP");
     if (text != NULL) {
@@ -75,6 +88,7 @@ void rt_fault_configure(void) {
 
 void rt_fault_disarm(void) {
     atomic_store(&allocations_before_fault, -1);
+    atomic_store(&registrations_before_fault, -1);
     atomic_store(&planned_step_count, 0);
     atomic_store(&steps_queued, 0);
 }
@@ -87,15 +101,20 @@ long rt_fault_step_planned(void) {
     return 0;
 }
 
-/* 1 when this allocation is the one planned to fail. */
-static int allocation_fails(void) {
-    long left = atomic_load(&allocations_before_fault);
+/* Counts one event against `*before_fault`: 1 when it is the one planned to fail (the
+   count then goes to -1, so it fails once). */
+static int counted_fault(atomic_long *before_fault) {
+    long left = atomic_load(before_fault);
     while (left >= 0) {
         long next = left == 0 ? -1 : left - 1;
-        if (atomic_compare_exchange_weak(&allocations_before_fault, &left, next)) return left == 0;
+        if (atomic_compare_exchange_weak(before_fault, &left, next)) return left == 0;
     }
     return 0;
 }
+
+static int allocation_fails(void) { return counted_fault(&allocations_before_fault); }
+
+int rt_fault_registration_fails(void) { return counted_fault(&registrations_before_fault); }
 
 void *mgrt_malloc(size_t bytes) {
     if (allocation_fails()) return NULL;

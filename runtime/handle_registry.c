@@ -135,6 +135,8 @@ static uint32_t index_of(const void *token) { return (uint32_t)((uint64_t)(uintp
 
 void *mgrt_handle_register(mgrt_handle_kind kind, void *object, mgrt_handle_destroy_fn destroy) {
     if ((unsigned)kind >= MGRT_HANDLE_KIND_COUNT || object == NULL) return NULL;
+    /* A planted fault (MISHGRAD_FAULT_HANDLE) stands for a table that cannot grow. */
+    if (rt_fault_registration_fails()) return NULL;
     lock_registry();
     void *token = NULL;
     uint32_t index = take_free_slot();

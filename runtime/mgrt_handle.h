@@ -60,7 +60,8 @@ typedef enum mgrt_handle_kind {
 typedef void (*mgrt_handle_destroy_fn)(void *object);
 
 /* Registers `object` of `kind` and returns its token (never NULL), or NULL when the table
-   cannot grow (no message is set: the caller reports it) or the arguments are bad. */
+   cannot grow (no message is set: the caller reports it), when MISHGRAD_FAULT_HANDLE planted
+   that for this registration, or when the arguments are bad. */
 MGRT_API void *mgrt_handle_register(mgrt_handle_kind kind, void *object, mgrt_handle_destroy_fn destroy);
 
 /* The object behind `token`, pinned, when `token` is a live handle of `kind`; else NULL.

@@ -12,8 +12,12 @@ void rt_log_notice(const char *module, const char *fmt, ...) MGRT_PRINTF(2, 3);
 
 /* acl_memory.c: releases every live block (aclFinalize); returns how many there were. */
 size_t rt_memory_release_all(void);
-/* fault_injection.c: reads MISHGRAD_FAULT_ALLOC and MISHGRAD_FAULT_STEP (aclInit). */
+/* fault_injection.c: reads MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP and MISHGRAD_FAULT_HANDLE
+   (aclInit). */
 void rt_fault_configure(void);
+/* fault_injection.c: counts one handle registration; 1 when it is the one
+   MISHGRAD_FAULT_HANDLE planned to fail (handle_registry.c then refuses it). */
+int rt_fault_registration_fails(void);
 /* fault_injection.c: no fault planned any more (aclFinalize). */
 void rt_fault_disarm(void);
 /* fault_injection.c: counts one piece of work queued on a stream; when it is the one

@@ -32,9 +32,10 @@ LAYERS = {
 RUNTIME_TIERS = [
     # errors and logs: everything reports through them
     ["acl_error.c"],
-    # leaves: faults and the library's allocations, handles, the CPU, the pool, the
-    # configuration file, the init state
-    ["fault_injection.c", "handle_registry.c", "cpu_features.c", "thread_pool.c", "acl_config.c",
+    # faults and the library's allocations (the handle registry asks it for MISHGRAD_FAULT_HANDLE)
+    ["fault_injection.c"],
+    # leaves: handles, the CPU, the pool, the configuration file, the init state
+    ["handle_registry.c", "cpu_features.c", "thread_pool.c", "acl_config.c",
      "rt_state.c"],
     ["acl_base.c"],
     # tensor descriptions; contexts (they reach their streams through a hook the stream

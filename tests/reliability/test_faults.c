@@ -12,10 +12,19 @@
  *   MISHGRAD_FAULT_STEP=N    the N-th piece of work queued on a stream fails when it runs:
  *                            aclrtSynchronizeStream returns 561000 with the message once,
  *                            later work still runs, and the next synchronize is clean.
+ *   MISHGRAD_FAULT_HANDLE=N  the N-th handle registration after aclInit fails: a program of 16
+ *                            calls that register one handle each (contexts, a stream, an event,
+ *                            the runtime's and the tensor base's objects, an executor) is run
+ *                            for N = 1..17: exactly call N fails, with its status and a message
+ *                            saying memory ran out, registers nothing, and works when called
+ *                            again; nothing leaks (LeakSanitizer sees a failure path that
+ *                            forgot its free).
  */
 
 #include "mg_test.h"
 #include "mgrt.h"
+#include "mgrt_handle.h"
+#include "aclnnop/aclnn_mish.h"
 #include "rel_job.h"
 
 /* More than any program here allocates; a sweep that reaches it never ran through. */
@@ -359,6 +368,181 @@ MG_TEST(step_fault_on_destroyed_stream_and_next_session) {
     /* a new session without the variable: step 1 runs */
     MG_CHECK_EQ_INT(session(NULL, NULL), 0);
     check_next_call_works(&rng, NULL);
+}
+
+/* ---- MISHGRAD_FAULT_HANDLE: every registration fails once, cleanly ------------------------ */
+
+enum { HANDLE_STEPS = 16, HANDLE_SIDE = 16 };
+
+typedef struct handle_program {
+    aclrtContext context;
+    aclrtStream stream;
+    aclrtEvent event;
+    aclDataBuffer *buffer;
+    aclTensorDesc *desc;
+    aclopAttr *attr;
+    aclTensor *self, *out, *element;
+    aclScalar *scalar;
+    aclIntArray *ints;
+    aclFloatArray *floats;
+    aclBoolArray *bools;
+    aclTensorList *list;
+    aclOpExecutor *executor;
+    void *in_block, *out_block;
+} handle_program;
+
+static const char *const handle_step_names[HANDLE_STEPS + 1] = {
+    "", "aclrtSetDevice", "aclrtCreateContext", "aclrtCreateStream", "aclrtCreateEvent", "aclCreateDataBuffer",
+    "aclCreateTensorDesc", "aclopCreateAttr", "aclCreateTensor (self)", "aclCreateTensor (out)", "aclCreateScalar",
+    "aclCreateIntArray", "aclCreateFloatArray", "aclCreateBoolArray", "aclCreateTensor (list element)",
+    "aclCreateTensorList", "aclnnMishGetWorkspaceSize"};
+
+static size_t handles_live(void) {
+    size_t live = 0;
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) live += mgrt_handle_live_count((mgrt_handle_kind)k);
+    return live;
+}
+
+/* Step `i` of the program (each registers exactly one handle when it succeeds). Returns the
+   status: an acl* call's own, 0 / -1 for a create call's handle / NULL. `expected` is the
+   status the step must give when its registration fails. */
+static int handle_step(int i, handle_program *p, int *expected) {
+    static const int64_t dims[2] = {HANDLE_SIDE, HANDLE_SIDE}, storage[1] = {HANDLE_SIDE * HANDLE_SIDE};
+    static const int64_t ints[3] = {1, 2, 3};
+    static const float floats[2] = {0.5f, 2.0f};
+    static const bool bools[2] = {true, false};
+    float value = 1.5f;
+    *expected = -1; /* a create call: NULL */
+    switch (i) {
+    case 1: *expected = ACL_ERROR_RT_MEMORY_ALLOCATION; return aclrtSetDevice(0);
+    case 2: *expected = ACL_ERROR_RT_MEMORY_ALLOCATION; return aclrtCreateContext(&p->context, 0);
+    case 3: *expected = ACL_ERROR_RT_MEMORY_ALLOCATION; return aclrtCreateStream(&p->stream);
+    case 4: *expected = ACL_ERROR_RT_MEMORY_ALLOCATION; return aclrtCreateEvent(&p->event);
+    case 5: return (p->buffer = aclCreateDataBuffer(p->in_block, 64)) != NULL ? 0 : -1;
+    case 6: return (p->desc = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND)) != NULL ? 0 : -1;
+    case 7: return (p->attr = aclopCreateAttr()) != NULL ? 0 : -1;
+    case 8:
+        p->self = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, p->in_block);
+        return p->self != NULL ? 0 : -1;
+    case 9:
+        p->out = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, p->out_block);
+        return p->out != NULL ? 0 : -1;
+    case 10: return (p->scalar = aclCreateScalar(&value, ACL_FLOAT)) != NULL ? 0 : -1;
+    case 11: return (p->ints = aclCreateIntArray(ints, 3)) != NULL ? 0 : -1;
+    case 12: return (p->floats = aclCreateFloatArray(floats, 2)) != NULL ? 0 : -1;
+    case 13: return (p->bools = aclCreateBoolArray(bools, 2)) != NULL ? 0 : -1;
+    case 14:
+        p->element = aclCreateTensor(dims, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, p->in_block);
+        return p->element != NULL ? 0 : -1;
+    case 15: {
+        const aclTensor *elements[1] = {p->element};
+        p->list = aclCreateTensorList(elements, 1);
+        return p->list != NULL ? 0 : -1;
+    }
+    case 16: {
+        *expected = ACLNN_ERR_INNER_CREATE_EXECUTOR;
+        uint64_t workspace = 0;
+        return aclnnMishGetWorkspaceSize(p->self, p->out, &workspace, &p->executor);
+    }
+    }
+    return -2;
+}
+
+/* The program with registration `n` failing (n > HANDLE_STEPS: none). Returns the step that
+   failed, 0 when none did. */
+static int run_handle_program(int n) {
+    aclFinalize(); /* the earlier session */
+    char value[16];
+    snprintf(value, sizeof value, "%d", n);
+    setenv("MISHGRAD_FAULT_HANDLE", value, 1);
+    const int init = aclInit(NULL);
+    unsetenv("MISHGRAD_FAULT_HANDLE");
+    MG_CHECK_EQ_INT(init, 0);
+    handle_program p;
+    memset(&p, 0, sizeof p);
+    /* blocks before the first step: device memory is no handle, but aclrtMalloc needs a
+       context, so the first two steps run before it and the blocks come after step 1 works */
+    int failed = 0;
+    for (int i = 1; i <= HANDLE_STEPS; i++) {
+        if (i == 3 && (aclrtMalloc(&p.in_block, HANDLE_SIDE * HANDLE_SIDE * 4, ACL_MEM_MALLOC_HUGE_FIRST) != 0 ||
+                       aclrtMalloc(&p.out_block, HANDLE_SIDE * HANDLE_SIDE * 4, ACL_MEM_MALLOC_HUGE_FIRST) != 0))
+            MG_FAIL("N=%d: aclrtMalloc: %s", n, aclGetRecentErrMsg());
+        const size_t before = handles_live();
+        int expected = 0;
+        const int status = handle_step(i, &p, &expected);
+        if (status == 0) {
+            if (i == n) MG_FAIL("N=%d: %s succeeded: its registration was the one planted to fail", n,
+                                handle_step_names[i]);
+            else MG_CHECK_EQ_INT((long)(handles_live() - before), 1);
+            continue;
+        }
+        failed = i;
+        if (i != n) {
+            MG_FAIL("N=%d: %s failed (%d), not the call of registration %d: %s", n, handle_step_names[i], status, n,
+                    aclGetRecentErrMsg());
+            break;
+        }
+        MG_CHECK_EQ_INT(status, expected);
+        const char *message = aclGetRecentErrMsg();
+        /* the executor's message is phase 1's (the operator and the executor); every other
+           names its call */
+        char call[32];
+        snprintf(call, sizeof call, "%s", i == 16 ? "executor" : handle_step_names[i]);
+        char *space = strchr(call, ' ');
+        if (space != NULL) *space = '\0';
+        if (getenv("MISHGRAD_TEST_VERBOSE") != NULL) printf("  N=%d: %d \"%s\"\n", n, status, message ? message : "");
+        if (message == NULL || !mg_mentions(message, "memory") || !mg_mentions(message, call))
+            MG_FAIL("N=%d: %s's message \"%s\" does not name the call and say memory ran out", n,
+                    handle_step_names[i], message ? message : "(null)");
+        else
+            MG_CHECK(1);
+        /* nothing of the failed call stays registered; called again, it works */
+        MG_CHECK_EQ_INT((long)handles_live(), (long)before);
+        int again = 0;
+        MG_CHECK_EQ_INT(handle_step(i, &p, &again), 0);
+        MG_CHECK_EQ_INT((long)(handles_live() - before), 1);
+    }
+    /* the program's end: everything given back; only the device's default context stays */
+    MG_CHECK_EQ_INT(aclSetAclOpExecutorRepeatable(p.executor), 0);
+    MG_CHECK_EQ_INT(aclDestroyAclOpExecutor(p.executor), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensorList(p.list), 0); /* and its element */
+    MG_CHECK_EQ_INT(aclDestroyBoolArray(p.bools), 0);
+    MG_CHECK_EQ_INT(aclDestroyFloatArray(p.floats), 0);
+    MG_CHECK_EQ_INT(aclDestroyIntArray(p.ints), 0);
+    MG_CHECK_EQ_INT(aclDestroyScalar(p.scalar), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(p.out), 0);
+    MG_CHECK_EQ_INT(aclDestroyTensor(p.self), 0);
+    aclopDestroyAttr(p.attr);
+    aclDestroyTensorDesc(p.desc);
+    MG_CHECK_EQ_INT(aclDestroyDataBuffer(p.buffer), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(p.event), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(p.stream), 0);
+    MG_CHECK_EQ_INT(aclrtFree(p.in_block), 0);
+    MG_CHECK_EQ_INT(aclrtFree(p.out_block), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyContext(p.context), 0);
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++)
+        if (k != MGRT_HANDLE_CONTEXT) MG_CHECK_EQ_INT((long)mgrt_handle_live_count((mgrt_handle_kind)k), 0);
+    MG_CHECK(mgrt_handle_live_count(MGRT_HANDLE_CONTEXT) <= 1);
+    MG_CHECK_EQ_INT(aclrtResetDevice(0), 0);
+    return failed;
+}
+
+MG_TEST(every_handle_registration_fails_cleanly) {
+    for (int n = 1; n <= HANDLE_STEPS; n++) MG_CHECK_EQ_INT(run_handle_program(n), n);
+    MG_CHECK_EQ_INT(run_handle_program(HANDLE_STEPS + 1), 0); /* past the program: nothing fails */
+    /* values that are not a number >= 1 plant nothing */
+    const char *const ignored[] = {"0", "-3", "x", "2x", ""};
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
+        aclFinalize();
+        setenv("MISHGRAD_FAULT_HANDLE", ignored[i], 1);
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        unsetenv("MISHGRAD_FAULT_HANDLE");
+        MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+        aclrtStream s = NULL;
+        MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+        MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+    }
+    MG_CHECK_EQ_INT(session(NULL, NULL), 0);
 }
 
 MG_TEST_MAIN()
