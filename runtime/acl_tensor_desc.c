@@ -37,6 +37,20 @@ struct tensor_desc {
 };
 
 static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* fork(): a child must not inherit this lock held by a parent thread that does not exist there
+   (its first getter or setter of a tensor description would hang for ever; the tensor base's object locks hung so in round 3's
+   second campaign). The forking thread takes it around the fork; every critical section is
+   a few loads and stores, calling nothing that locks. */
+static pthread_once_t desc_lock_atfork_once = PTHREAD_ONCE_INIT;
+static void desc_lock_fork_prepare(void) { pthread_mutex_lock(&desc_lock); }
+static void desc_lock_fork_done(void) { pthread_mutex_unlock(&desc_lock); }
+static void desc_lock_register_atfork(void) { pthread_atfork(desc_lock_fork_prepare, desc_lock_fork_done, desc_lock_fork_done); }
+
+static void lock_descs(void) {
+    pthread_once(&desc_lock_atfork_once, desc_lock_register_atfork);
+    pthread_mutex_lock(&desc_lock);
+}
 static char empty_name[1];
 
 static void desc_destroy(void *object) {
@@ -139,7 +153,7 @@ static aclError set_ranges(const char *api, aclTensorDesc *desc, size_t count, i
         }
         memcpy(copy, ranges, count * sizeof *copy);
     }
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     int64_t (*old)[2];
     if (value) {
         old = d->value_ranges;
@@ -176,7 +190,7 @@ aclDataType aclGetTensorDescType(const aclTensorDesc *desc) {
 aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) {
     struct tensor_desc *d = pin_desc("aclGetTensorDescFormat", "desc", desc);
     if (d == NULL) return ACL_FORMAT_UNDEFINED;
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     aclFormat format = d->format;
     pthread_mutex_unlock(&desc_lock);
     mgrt_handle_unpin(desc);
@@ -189,7 +203,7 @@ static size_t element_count(const char *api, const aclTensorDesc *desc) {
     struct tensor_desc *d = pin_desc(api, "desc", desc);
     if (d == NULL) return 0;
     size_t count = 1;
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     for (size_t i = 0; i < d->num_dims; i++) {
         int64_t dim = d->dims[i];
         if (dim < 0 || (dim > 0 && count > SIZE_MAX / (uint64_t)dim)) {
@@ -222,7 +236,7 @@ size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
 size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
     struct tensor_desc *d = pin_desc("aclGetTensorDescNumDims", "desc", desc);
     if (d == NULL) return 0;
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     size_t n = d->num_dims > 0 && d->dims[0] == -2 ? (size_t)ACL_UNKNOWN_RANK : d->num_dims;
     pthread_mutex_unlock(&desc_lock);
     mgrt_handle_unpin(desc);
@@ -236,7 +250,7 @@ static aclError get_dim(const char *api, const aclTensorDesc *desc, size_t index
     if (d == NULL) return ACL_ERROR_INVALID_PARAM;
     aclError status = ACL_SUCCESS;
     size_t n = 0;
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     n = d->num_dims;
     if (index < n) *dim = d->dims[index];
     else status = ACL_ERROR_INVALID_PARAM;
@@ -273,7 +287,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_
         status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: dimRangeNum %zu is less than %d", api, dimRangeNum,
                               ACL_TENSOR_SHAPE_RANGE_NUM);
     } else {
-        pthread_mutex_lock(&desc_lock);
+        lock_descs();
         n = d->num_shape_ranges;
         if (index < n) {
             dimRange[0] = d->shape_ranges[index][0];
@@ -301,7 +315,7 @@ void aclSetTensorDescName(aclTensorDesc *desc, const char *name) {
         mgrt_fail_at(api, ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
         return;
     }
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     char *old = d->name;
     d->name = copy;
     pthread_mutex_unlock(&desc_lock);
@@ -313,7 +327,7 @@ const char *aclGetTensorDescName(aclTensorDesc *desc) {
     if (desc == NULL) return "";  /* CANN: an empty string, no message */
     struct tensor_desc *d = pin_desc("aclGetTensorDescName", "desc", desc);
     if (d == NULL) return "";
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     const char *name = d->name;
     pthread_mutex_unlock(&desc_lock);
     mgrt_handle_unpin(desc);
@@ -338,7 +352,7 @@ enum format_field { ORIGIN_FORMAT, STORAGE_FORMAT };
 static aclError set_format(const char *api, aclTensorDesc *desc, aclFormat format, enum format_field field) {
     struct tensor_desc *d = pin_desc(api, "desc", desc);
     if (d == NULL) return ACL_ERROR_INVALID_PARAM;
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     if (field == ORIGIN_FORMAT) d->format = format;
     else d->storage_format = format;
     pthread_mutex_unlock(&desc_lock);
@@ -365,7 +379,7 @@ static aclError set_shape(const char *api, aclTensorDesc *desc, int numDims, con
         mgrt_handle_unpin(desc);
         return mgrt_fail_at(api, ACL_ERROR_BAD_ALLOC, "%s: out of memory for %d dims", api, numDims);
     }
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     int64_t *old;
     if (field == ORIGIN_SHAPE) {
         old = d->dims;
@@ -442,7 +456,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputN
         mgrt_handle_unpin(desc);
         return mgrt_fail_at(api, ACL_ERROR_BAD_ALLOC, "%s: out of memory", api);
     }
-    pthread_mutex_lock(&desc_lock);
+    lock_descs();
     char *old = d->dynamic_input;
     d->dynamic_input = copy;
     pthread_mutex_unlock(&desc_lock);
@@ -461,7 +475,7 @@ aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length)
     if (dataBuffer == NULL) status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: dataBuffer is NULL", api);
     else if (length == 0) status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: length is 0", api);
     if (status == ACL_SUCCESS) {
-        pthread_mutex_lock(&desc_lock);
+        lock_descs();
         d->const_data = dataBuffer;
         d->const_length = length;
         pthread_mutex_unlock(&desc_lock);
@@ -478,7 +492,7 @@ aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType) {
     if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST && memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
         status = mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: memType %d is not an aclMemType", api, (int)memType);
     } else {
-        pthread_mutex_lock(&desc_lock);
+        lock_descs();
         d->mem_type = memType;
         pthread_mutex_unlock(&desc_lock);
     }

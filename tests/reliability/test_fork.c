@@ -3,7 +3,8 @@
  * DataLoader forks by default). The child gets 100001 and a message on every runtime call,
  * never a hang (its worker threads do not exist there: issue 25.5); the parent's runtime is
  * untouched; children forked while other threads hold the handle registry's lock do not
- * inherit it held. One process per case (CTest reliability_fork_<case>).
+ * inherit it held, nor the locks of the tensor base's objects, nor those of the runtime's data
+ * buffers and tensor descriptions. One process per case (CTest reliability_fork_<case>).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -197,6 +198,65 @@ MG_TEST(fork_object_locks) {
            wrong);
     REL_CHECK(hung == 0 && wrong == 0, "%d hung, %d wrong", hung, wrong);
     REL_CHECK(aclDestroyTensor(shared_tensor) == ACLNN_SUCCESS, "aclDestroyTensor");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* The runtime's data buffers and tensor descriptions (aclDataBuffer, aclTensorDesc) each guard
+   their fields with one lock of their file. Children forked while two threads update and read
+   one buffer and one description: a lock copied held hung the child's first getter. Each
+   child reads both, then updates both (the locks work again in the child). */
+static aclDataBuffer *shared_buffer;
+static aclTensorDesc *shared_desc;
+static char buffer_bytes[2][64];
+
+static void *buffer_and_desc_user(void *arg) {
+    const int which = (int)(intptr_t)arg;
+    while (!atomic_load(&hammer_stop)) {
+        (void)aclUpdateDataBuffer(shared_buffer, buffer_bytes[which], sizeof buffer_bytes[which]);
+        (void)aclGetDataBufferAddr(shared_buffer);
+        (void)aclGetDataBufferSizeV2(shared_buffer);
+        (void)aclSetTensorOriginFormat(shared_desc, which ? ACL_FORMAT_NCHW : ACL_FORMAT_ND);
+        (void)aclGetTensorDescFormat(shared_desc);
+        (void)aclGetTensorDescNumDims(shared_desc);
+    }
+    return NULL;
+}
+
+static int child_uses_buffer_and_desc(void) {
+    void *const data = aclGetDataBufferAddr(shared_buffer);
+    const int read_ok = (data == buffer_bytes[0] || data == buffer_bytes[1]) &&
+                        aclGetDataBufferSizeV2(shared_buffer) == 64 && aclGetTensorDescNumDims(shared_desc) == 2;
+    const aclFormat format = aclGetTensorDescFormat(shared_desc);
+    return read_ok && (format == ACL_FORMAT_ND || format == ACL_FORMAT_NCHW) &&
+           aclUpdateDataBuffer(shared_buffer, buffer_bytes[1], 32) == ACL_SUCCESS &&
+           aclGetDataBufferSizeV2(shared_buffer) == 32 &&
+           aclSetTensorOriginFormat(shared_desc, ACL_FORMAT_NHWC) == ACL_SUCCESS &&
+           aclGetTensorDescFormat(shared_desc) == ACL_FORMAT_NHWC;
+}
+
+MG_TEST(fork_buffer_and_desc_locks) {
+#if defined(REL_UNDER_ASAN)
+    MG_SKIP("AddressSanitizer's allocator locks can be copied held by the fork");
+#endif
+    rel_start_runtime();
+    const int64_t dims[2] = {4, 16};
+    shared_buffer = aclCreateDataBuffer(buffer_bytes[0], sizeof buffer_bytes[0]);
+    shared_desc = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+    REL_CHECK(shared_buffer != NULL && shared_desc != NULL, "aclCreateDataBuffer / aclCreateTensorDesc");
+    atomic_store(&hammer_stop, 0);
+    enum { USERS = 2, FORKS = 300 };
+    pthread_t users[USERS];
+    for (int i = 0; i < USERS; i++) pthread_create(&users[i], NULL, buffer_and_desc_user, (void *)(intptr_t)i);
+    int hung = 0, wrong = 0;
+    fork_children(FORKS, child_uses_buffer_and_desc, &hung, &wrong);
+    atomic_store(&hammer_stop, 1);
+    for (int i = 0; i < USERS; i++) pthread_join(users[i], NULL);
+    printf("%d forks while %d threads used one data buffer and one tensor description: %d children hung, %d answered "
+           "wrong\n",
+           FORKS, USERS, hung, wrong);
+    REL_CHECK(hung == 0 && wrong == 0, "%d hung, %d wrong", hung, wrong);
+    REL_CHECK(aclDestroyDataBuffer(shared_buffer) == ACL_SUCCESS, "aclDestroyDataBuffer");
+    aclDestroyTensorDesc(shared_desc);
     REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
