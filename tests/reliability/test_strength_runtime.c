@@ -2,7 +2,8 @@
  * tests/reliability/test_strength_runtime.c: runtime behaviour the other tests only pass
  * through: the log line's time stamp and process id (CANN's layout), the thread pool's
  * promise to run a job on at most the threads asked for and to run every block exactly
- * once, and the block table at its growth boundaries (64, 128, ... live blocks).
+ * once and to sleep between jobs, and the block table at its growth boundaries (64, 128, ...
+ * live blocks).
  */
 #include <pthread.h>
 #include <time.h>
@@ -139,6 +140,29 @@ MG_TEST(pool_runs_each_block_once_on_at_most_the_threads_asked) {
         for (int attempt = 0; attempt < 5 && joined < 2; attempt++) joined = run_probe(400, 4);
         MG_CHECK(joined >= 2);
     }
+}
+
+/* Between jobs the pool's threads sleep (after a short spin, WORKER_SPIN_NS): an idle
+   process burns no CPU. A worker that never took note of the job it ran (seed 29's survivor,
+   `seen = ...` deleted) spun for ever between jobs, taking a core each. Measured as the
+   process's CPU time over 300 ms of idleness after a few jobs. */
+static double process_cpu_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+MG_TEST(pool_threads_sleep_between_jobs) {
+    MG_CHECK_EQ_INT(rel_runtime_up(), 0);
+    for (int i = 0; i < 3; i++) (void)run_probe(400, 0);
+    struct timespec settle = {0, 50 * 1000000L}; /* past the workers' spin */
+    nanosleep(&settle, NULL);
+    const double before = process_cpu_s();
+    struct timespec idle = {0, 300 * 1000000L};
+    nanosleep(&idle, NULL);
+    const double used = process_cpu_s() - before;
+    printf("  CPU time over 300 ms idle with %d pool threads: %.1f ms\n", mgrt_num_threads(), used * 1e3);
+    MG_CHECK(used < 0.06);
 }
 
 /* ---- the block table ------------------------------------------------------------------- */
