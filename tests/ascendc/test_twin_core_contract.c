@@ -7,17 +7,24 @@
  *   - asc_twin/launch.h: asc_twin_register returns 0, or -1 for a bad descriptor or a (name,
  *     key) already registered, and asc_twin_find finds what was registered, from any number of
  *     threads at once (the registry is one table under one lock; the ThreadSanitizer job runs
- *     this test: label threads).
+ *     this test: label threads);
+ *   - asc_twin/vec.h: "Returns 0, or -1 after a report": an instruction given a type it does not
+ *     take reports it and returns -1 (seed 29's survivor: dtype_error returning 0);
+ *   - vec_cast.c: a cast into a wider destination that overlaps its source partially reads
+ *     each source element before anything overwrites it (a warning, not an error, by default).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl/acl.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "asc_twin/gm.h"
 #include "asc_twin/launch.h"
+#include "asc_twin/vec.h"
 #include "mg_test.h"
 #include "queue.h"
 #include "twin_block.h"
@@ -160,6 +167,93 @@ MG_TEST(reports_from_many_blocks_make_one_whole_message) {
         else
             MG_CHECK(1);
     }
+}
+
+/* ---- an instruction given a type it does not take returns -1 ------------------------------- */
+
+static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt) {
+    asc_twin_ub_ref r = {asc_twin_ub_base() + offset, bytes, dt};
+    return r;
+}
+
+enum { TYPE_CASES = 4 };
+static int type_returned;
+
+/* args[0]: which instruction (int32) */
+static void wrong_type(uint8_t *const *args) {
+    int32_t which;
+    memcpy(&which, args[0], sizeof which);
+    const asc_twin_dtype I32 = ASC_TWIN_I32, F32 = ASC_TWIN_F32;
+    switch (which) {
+    case 0: type_returned = asc_twin_unary("Exp", ASC_TWIN_EXP, ub_at(0, 256, I32), ub_at(256, 256, I32), 8); break;
+    case 1:
+        type_returned = asc_twin_binary("Div", ASC_TWIN_DIV, ub_at(0, 256, I32), ub_at(256, 256, I32),
+                                        ub_at(512, 256, I32), 8);
+        break;
+    case 2:
+        type_returned = asc_twin_scalar("LeakyRelu", ASC_TWIN_LEAKY_RELU, ub_at(0, 256, I32), ub_at(256, 256, I32), 0.5, 8);
+        break;
+    default:
+        type_returned = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, ub_at(0, 256, F32), ub_at(256, 256, F32), 1, 8);
+        break;
+    }
+}
+
+static const asc_twin_kernel wrong_type_kernel = {"twin_test_wrong_type", 0, 1, wrong_type};
+
+MG_TEST(an_instruction_refusing_a_type_returns_minus_one) {
+    static const char *const apis[TYPE_CASES] = {"Exp", "Div", "LeakyRelu", "ShiftLeft"};
+    int32_t *which = asc_twin_gm_alloc(sizeof *which);
+    MG_CHECK(which != NULL);
+    for (int32_t i = 0; which != NULL && i < TYPE_CASES; i++) {
+        *which = i;
+        type_returned = 7;
+        uint8_t *args[1] = {(uint8_t *)which};
+        asc_twin_launch_args a = {&wrong_type_kernel, 1, args, 1, NULL, 0};
+        MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+        const char *m = aclGetRecentErrMsg();
+        if (m == NULL || strstr(m, apis[i]) == NULL || strstr(m, "is not a type this instruction takes") == NULL)
+            MG_FAIL("%s: message \"%s\"", apis[i], m ? m : "(null)");
+        else
+            MG_CHECK(1);
+        if (type_returned != -1) MG_FAIL("%s refused a type and returned %d, not -1", apis[i], type_returned);
+        else MG_CHECK(1);
+    }
+    asc_twin_gm_free(which);
+}
+
+/* ---- a widening cast over its own source reads before it writes ------------------------------ */
+
+enum { CAST_N = 1000 };
+
+/* args[0]: CAST_N floats (GM). Halves i / 4 at UB 0, cast to float at UB 32: each float
+   written covers two halves not yet read. */
+static void cast_over_source(uint8_t *const *args) {
+    asc_twin_ub_ref src = ub_at(0, 2048, ASC_TWIN_F16), dst = ub_at(32, 4096, ASC_TWIN_F32);
+    for (int i = 0; i < CAST_N; i++)
+        if (asc_twin_set_value(src, (uint64_t)i, (double)i / 4) != 0) return;
+    if (asc_twin_cast(dst, src, ASC_TWIN_CAST_NONE, CAST_N) != 0) return;
+    asc_twin_gm_ref out = {args[0], CAST_N * 4, ASC_TWIN_F32};
+    asc_twin_copy_ub_to_gm(out, dst, CAST_N);
+}
+
+static const asc_twin_kernel cast_over_source_kernel = {"twin_test_cast_over_source", 0, 1, cast_over_source};
+
+MG_TEST(a_widening_cast_over_its_source_reads_first) {
+    unsetenv("MISHGRAD_TWIN_STRICT"); /* the overlap is a warning, and the cast runs */
+    float *out = asc_twin_gm_alloc(CAST_N * sizeof *out);
+    MG_CHECK(out != NULL);
+    if (out == NULL) return;
+    uint8_t *args[1] = {(uint8_t *)out};
+    asc_twin_launch_args a = {&cast_over_source_kernel, 1, args, 1, NULL, 0};
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0);
+    int wrong = 0, first = -1;
+    for (int i = 0; i < CAST_N; i++)
+        if (out[i] != (float)i / 4 && wrong++ == 0) first = i;
+    if (wrong) MG_FAIL("%d of %d floats wrong, first at %d: %g, expected %g", wrong, CAST_N, first, (double)out[first],
+                       (double)first / 4);
+    else MG_CHECK(1);
+    asc_twin_gm_free(out);
 }
 
 MG_TEST_MAIN()
