@@ -9,7 +9,8 @@
  *     threads at once (the registry is one table under one lock; the ThreadSanitizer job runs
  *     this test: label threads);
  *   - asc_twin/vec.h: "Returns 0, or -1 after a report": an instruction given a type it does not
- *     take reports it and returns -1 (seed 29's survivor: dtype_error returning 0);
+ *     take, an unknown instruction, a DataCopy with an unaligned UB side each report and return
+ *     -1 (seed 29's survivors: dtype_error returning 0, a report deleted, the alignment flag 0);
  *   - vec_cast.c: a cast into a wider destination that overlaps its source partially reads
  *     each source element before anything overwrites it (a warning, not an error, by default).
  */
@@ -169,57 +170,69 @@ MG_TEST(reports_from_many_blocks_make_one_whole_message) {
     }
 }
 
-/* ---- an instruction given a type it does not take returns -1 ------------------------------- */
+/* ---- an instruction refusing its operands reports and returns -1 ----------------------------- */
 
 static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt) {
     asc_twin_ub_ref r = {asc_twin_ub_base() + offset, bytes, dt};
     return r;
 }
 
-enum { TYPE_CASES = 4 };
-static int type_returned;
+enum { REFUSALS = 7 };
+static int refusal_returned;
 
-/* args[0]: which instruction (int32) */
-static void wrong_type(uint8_t *const *args) {
+/* args[0]: which refusal (int32); args[1]: 256 bytes of GM */
+static void refusing(uint8_t *const *args) {
     int32_t which;
     memcpy(&which, args[0], sizeof which);
     const asc_twin_dtype I32 = ASC_TWIN_I32, F32 = ASC_TWIN_F32;
+    const asc_twin_gm_ref gm = {args[1], 256, F32};
+    int r = 7;
     switch (which) {
-    case 0: type_returned = asc_twin_unary("Exp", ASC_TWIN_EXP, ub_at(0, 256, I32), ub_at(256, 256, I32), 8); break;
-    case 1:
-        type_returned = asc_twin_binary("Div", ASC_TWIN_DIV, ub_at(0, 256, I32), ub_at(256, 256, I32),
-                                        ub_at(512, 256, I32), 8);
+    case 0: r = asc_twin_unary("Exp", ASC_TWIN_EXP, ub_at(0, 256, I32), ub_at(256, 256, I32), 8); break;
+    case 1: r = asc_twin_binary("Div", ASC_TWIN_DIV, ub_at(0, 256, I32), ub_at(256, 256, I32), ub_at(512, 256, I32), 8); break;
+    case 2: r = asc_twin_scalar("LeakyRelu", ASC_TWIN_LEAKY_RELU, ub_at(0, 256, I32), ub_at(256, 256, I32), 0.5, 8); break;
+    case 3: r = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, ub_at(0, 256, F32), ub_at(256, 256, F32), 1, 8); break;
+    case 4:
+        r = asc_twin_binary("Add", ASC_TWIN_BINARY_COUNT, ub_at(0, 256, F32), ub_at(256, 256, F32), ub_at(512, 256, F32),
+                            8);
         break;
-    case 2:
-        type_returned = asc_twin_scalar("LeakyRelu", ASC_TWIN_LEAKY_RELU, ub_at(0, 256, I32), ub_at(256, 256, I32), 0.5, 8);
-        break;
-    default:
-        type_returned = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, ub_at(0, 256, F32), ub_at(256, 256, F32), 1, 8);
-        break;
+    case 5: r = asc_twin_copy_gm_to_ub(ub_at(16, 256, F32), gm, 8); break;
+    default: r = asc_twin_copy_ub_to_gm(gm, ub_at(16, 256, F32), 8); break;
     }
+    refusal_returned = r;
 }
 
-static const asc_twin_kernel wrong_type_kernel = {"twin_test_wrong_type", 0, 1, wrong_type};
+static const asc_twin_kernel refusing_kernel = {"twin_test_refusals", 0, 2, refusing};
 
-MG_TEST(an_instruction_refusing_a_type_returns_minus_one) {
-    static const char *const apis[TYPE_CASES] = {"Exp", "Div", "LeakyRelu", "ShiftLeft"};
+MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
+    static const char *const expected[REFUSALS] = {
+        "Exp: type int32_t is not a type this instruction takes",
+        "Div: type int32_t is not a type this instruction takes",
+        "LeakyRelu: type int32_t is not a type this instruction takes",
+        "ShiftLeft: type float is not a type this instruction takes",
+        "Add: unknown binary instruction 8",
+        "DataCopy: the destination tensor starts at UB offset 16, not 32-byte aligned",
+        "DataCopy: the source tensor starts at UB offset 16, not 32-byte aligned",
+    };
     int32_t *which = asc_twin_gm_alloc(sizeof *which);
-    MG_CHECK(which != NULL);
-    for (int32_t i = 0; which != NULL && i < TYPE_CASES; i++) {
+    uint8_t *gm = asc_twin_gm_alloc(256);
+    MG_CHECK(which != NULL && gm != NULL);
+    for (int32_t i = 0; which != NULL && gm != NULL && i < REFUSALS; i++) {
         *which = i;
-        type_returned = 7;
-        uint8_t *args[1] = {(uint8_t *)which};
-        asc_twin_launch_args a = {&wrong_type_kernel, 1, args, 1, NULL, 0};
+        refusal_returned = 7;
+        uint8_t *args[2] = {(uint8_t *)which, gm};
+        asc_twin_launch_args a = {&refusing_kernel, 1, args, 2, NULL, 0};
         MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
         const char *m = aclGetRecentErrMsg();
-        if (m == NULL || strstr(m, apis[i]) == NULL || strstr(m, "is not a type this instruction takes") == NULL)
-            MG_FAIL("%s: message \"%s\"", apis[i], m ? m : "(null)");
+        if (m == NULL || strstr(m, expected[i]) == NULL)
+            MG_FAIL("case %d: message \"%s\", expected to contain \"%s\"", (int)i, m ? m : "(null)", expected[i]);
         else
             MG_CHECK(1);
-        if (type_returned != -1) MG_FAIL("%s refused a type and returned %d, not -1", apis[i], type_returned);
+        if (refusal_returned != -1) MG_FAIL("case %d (%s) returned %d, not -1", (int)i, expected[i], refusal_returned);
         else MG_CHECK(1);
     }
     asc_twin_gm_free(which);
+    asc_twin_gm_free(gm);
 }
 
 /* ---- a widening cast over its own source reads before it writes ------------------------------ */
