@@ -302,6 +302,29 @@ def test_views_touch_nothing_outside(kind, route):
     assert not report["failures"], report["failures"][:10]
 
 
+def test_a_foreign_buffer_under_an_array_is_not_kept():
+    """An array over memory NumPy does not own (a bytearray, an mmap: its base is no ndarray)
+    is described from the array itself; the call keeps no reference to that base (seed 29's
+    survivor, a Py_DECREF of it deleted, kept one per call: the buffer could never be freed)."""
+    import mishgrad
+    buf = bytearray(np.linspace(-3, 3, 64, dtype=np.float32).tobytes())
+    x = np.frombuffer(buf, np.float32)
+    out = np.empty_like(x)
+    mm = mmap.mmap(-1, PAGE)
+    y = np.frombuffer(mm, np.float32, count=64)  # its base: the mmap object
+    y[...] = 0.5
+    holders = [x.base, y.base]  # what each array keeps: its buffer (or a view of it)
+    for _ in range(3):  # warm-up: whatever the first calls cache
+        mishgrad.mish_backward(x, x, out=out)
+        mishgrad.mish_backward(y, y)
+    before = [sys.getrefcount(h) for h in holders]
+    for _ in range(200):
+        mishgrad.mish_backward(x, x, out=out)
+        mishgrad.mish_backward(y, y)
+    after = [sys.getrefcount(h) for h in holders]
+    assert after == before, f"references to the buffers under the arrays went {before} -> {after}"
+
+
 def test_a_guard_page_touch_kills_the_child():
     """The harness itself: a read one element past a region's end dies of SIGSEGV."""
     code = ("import numpy as np, test_view_extents as t\n"
