@@ -27,7 +27,7 @@ cmake --build "$build" -j 2
 # Package tests build consumers with the host compiler; the API accuracy tests are slow
 # under emulation (long double is software quad precision on AArch64) and cover the same
 # kernel bits the bit-exact tests compare. The kernel tests run here: both operators' NEON
-# tables against scalar bit for bit (kernel.bitexact.neon, kernel.mish.bitexact.neon),
+# tables against scalar bit for bit (kernel.mish_grad_v2.bitexact.neon, kernel.mish.bitexact.neon),
 # their loops and streaming tiles, the dispatch (NEON expected from the CPU), and the
 # forward's accuracy on the NEON table; kernel.exp (60 million expl) is left to the host.
 # The elementwise contract tests (ut_elementwise_contract*) check host logic that does not

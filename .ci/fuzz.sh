@@ -109,9 +109,10 @@ measure() { # name, corpus directories...
   local name=$1; shift
   local dir="$cov_build/profiles/$name"
   rm -rf "$dir" && mkdir -p "$dir"
-  # once per kernel path (the harness does not choose one; unknown ones fall back to auto)
+  # once per kernel path of the ISA list (the harness does not choose one; one this CPU lacks
+  # falls back to auto with a warning)
   local isa
-  for isa in auto scalar avx2 neon; do
+  for isa in auto $(bash "$root/tools/isa_names.sh"); do
     MISHGRAD_ISA=$isa LLVM_PROFILE_FILE="$dir/run-%p.profraw" "$cov_build/fuzz/mish_backward_coverage" "$@" \
       | tail -1 | sed "s/^/  MISHGRAD_ISA=$isa: /"
   done

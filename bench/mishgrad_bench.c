@@ -459,7 +459,7 @@ static void usage(FILE *f)
             "  --reps N         repetitions per contender, median reported (default 11)\n"
             "  --batch-ms MS    each repetition times calls for about MS ms (default 40)\n"
             "  --threads N      run with MISHGRAD_NUM_THREADS=N and OMP_NUM_THREADS=N\n"
-            "  --isa NAME       run with MISHGRAD_ISA=NAME (scalar, avx2, avx512, neon, auto)\n"
+            "  --isa NAME       run with MISHGRAD_ISA=NAME (an ISA of runtime/mgrt_isa_list.inc, or auto)\n"
             "  --csv FILE       append one row per case to FILE\n"
             "  --no-onednn      skip oneDNN even when built with it\n"
             "  --no-kernel      skip the direct single-thread kernel column\n"

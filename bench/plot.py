@@ -11,6 +11,8 @@ oneDNN, PyTorch when its CSV is given, the kernel alone on one thread) and the m
 Needs matplotlib (Debian: python3-matplotlib).
 """
 import argparse
+import os
+import re
 import sys
 from collections import defaultdict
 
@@ -23,14 +25,24 @@ def trustworthy(row):
     return quiet is None or not reps or quiet * 2 >= reps
 
 
-COLORS = {"oneDNN": "tab:purple", "PyTorch": "tab:brown", "avx512": "tab:orange", "avx2": "tab:blue",
-          "scalar": "tab:green", "neon": "tab:olive"}
+def isa_names():
+    """The ISA names of the one ISA list (runtime/mgrt_isa_list.inc), worst first."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime", "mgrt_isa_list.inc")
+    with open(path, encoding="utf-8") as f:
+        return re.findall(r"^MGRT_ISA\(([a-z0-9_]+),", f.read(), re.MULTILINE)
+
+
+# one colour per ISA, in the list's order (scalar green, avx2 blue, avx512 orange, neon olive)
+ISA_PALETTE = ["tab:green", "tab:blue", "tab:orange", "tab:olive", "tab:red", "tab:cyan", "tab:pink", "tab:gray"]
+COLORS = {"oneDNN": "tab:purple", "PyTorch": "tab:brown"}
+COLORS.update(zip(isa_names(), ISA_PALETTE))
 
 
 def color_for(label):
-    for key, color in COLORS.items():
+    # the longest name first, so that no name is taken for another that contains it
+    for key in sorted(COLORS, key=len, reverse=True):
         if key in label:
-            return color
+            return COLORS[key]
     return None
 
 

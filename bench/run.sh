@@ -4,7 +4,7 @@
 #   bash bench/run.sh              everything: dtypes f32,f16,bf16; sizes 1e3..1e8 with the
 #                                  automatic ISA, 1e3..1e6 with each forced one; threads 1, 2
 #   bash bench/run.sh --quick      a short pass: threads 2, ISA auto, sizes 1e3,1e4,1e6,3e7
-#   options: --threads "1 2"  --isas "auto avx512 avx2 scalar"  --sizes 1e3,1e6
+#   options: --threads "1 2"  --isas "auto scalar" (default: auto and tools/isa_names.sh --here)  --sizes 1e3,1e6
 #            --isa-sizes 1e3,1e6 (sizes for the forced ISAs)
 #            --dtypes f32,bf16  --reps N  --batch-ms MS  --quiet-wait S
 #            --torch (install PyTorch if absent)
@@ -22,11 +22,9 @@ build_dir="$root/build-bench"
 out_dir="$root/bench/results"
 plot_file="$root/docs/img/throughput.png"
 threads_list="1 2"
-case "$(uname -m)" in
-  x86_64|amd64) isas="auto avx512 avx2 scalar" ;;
-  aarch64|arm64) isas="auto neon scalar" ;;
-  *) isas="auto scalar" ;;
-esac
+# the ISAs built for this machine, best first (the one list: runtime/mgrt_isa_list.inc)
+isas="auto $(bash "$root/tools/isa_names.sh" --here --best-first | tr '\n' ' ')"
+isas=${isas% }
 sizes=1e3,1e4,1e5,1e6,1e7,3e7,1e8
 # Forced ISAs answer "how much does each SIMD path buy", which the in-cache sizes show; the
 # scalar path at 1e8 would take minutes per case.

@@ -2,6 +2,7 @@
 # are named) read for the build. Sets
 #   MISHGRAD_ISA_NAMES          every ISA name, on every architecture (tests skip the
 #                               ones the CPU lacks)
+#   MISHGRAD_ISA_NAMES_BUILT    the ISA names this build compiles kernels for
 #   MISHGRAD_KERNEL_ISAS        the kernel variants this build compiles (architecture and
 #                               compiler permitting)
 #   MISHGRAD_KERNEL_DEFINITIONS MG_HAVE_<VARIANT> for each of those
@@ -21,6 +22,7 @@ include(CheckCCompilerFlag)
 set(MISHGRAD_KERNEL_ISAS "")
 set(MISHGRAD_KERNEL_DEFINITIONS "")
 set(MISHGRAD_ISA_NAMES "")
+set(MISHGRAD_ISA_NAMES_BUILT "")
 foreach(_line ${_isa_lines})
   if(_line MATCHES "^MGRT_ISA\\(([a-z0-9_]+), ")
     string(REGEX REPLACE "^MGRT_ISA\\(([a-z0-9_]+), " "MGRT_ISA_VARIANT(\\1, \\1, " _line "${_line}")
@@ -47,6 +49,9 @@ foreach(_line ${_isa_lines})
     endif()
   endif()
   list(APPEND MISHGRAD_KERNEL_ISAS ${_variant})
+  if(_variant STREQUAL _name)
+    list(APPEND MISHGRAD_ISA_NAMES_BUILT ${_name})
+  endif()
   string(TOUPPER ${_variant} _upper)
   list(APPEND MISHGRAD_KERNEL_DEFINITIONS MG_HAVE_${_upper})
   set(MISHGRAD_ISA_NAME_${_variant} ${_name})

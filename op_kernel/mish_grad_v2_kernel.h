@@ -21,7 +21,7 @@ extern "C" {
 typedef void (*mish_grad_v2_tile_fn)(const void *grad, const void *x, void *out, size_t n);
 
 typedef struct mish_grad_v2_kernels {
-    const char *isa;              /* "scalar", "avx2", "avx512", "neon" */
+    const char *isa;              /* a name of the ISA list (runtime/mgrt_isa_list.inc) */
     mish_grad_v2_tile_fn f32;
     mish_grad_v2_tile_fn f16;
     mish_grad_v2_tile_fn bf16;
@@ -34,7 +34,7 @@ typedef struct mish_grad_v2_kernels {
 } mish_grad_v2_kernels;
 
 /* The kernels for this process: chosen once (thread-safe) from the CPU's features, or
-   from MISHGRAD_ISA=scalar|avx2|avx512|neon|auto. An ISA the CPU lacks falls back to the
+   from MISHGRAD_ISA=<an ISA of runtime/mgrt_isa_list.inc>|auto. An ISA the CPU lacks falls back to the
    best one it has (with a warning in the log). */
 const mish_grad_v2_kernels *mish_grad_v2_kernels_get(void);
 /* The kernels of one named ISA, or NULL if it is not compiled in or the CPU lacks it. */

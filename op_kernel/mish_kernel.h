@@ -26,7 +26,7 @@ extern "C" {
 typedef void (*mish_tile_fn)(const void *x, void *out, size_t n);
 
 typedef struct mish_kernels {
-    const char *isa; /* "scalar", "avx2", "avx512", "neon" */
+    const char *isa; /* a name of the ISA list (runtime/mgrt_isa_list.inc) */
     mish_tile_fn f32;
     mish_tile_fn f16;
     mish_tile_fn bf16;
@@ -43,7 +43,7 @@ typedef struct mish_kernels {
 } mish_kernels;
 
 /* The kernels for this process: the ISA is chosen once (thread-safe) for every operator,
-   from the CPU's features (asked of the runtime) or MISHGRAD_ISA=scalar|avx2|avx512|neon|auto.
+   from the CPU's features (asked of the runtime) or MISHGRAD_ISA=<an ISA of the list>|auto.
    An ISA the CPU lacks falls back to the best one it has, with a warning. */
 const mish_kernels *mish_kernels_get(void);
 /* The kernels of one named ISA ("auto": the best this CPU has), or NULL if it is not

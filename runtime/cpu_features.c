@@ -5,7 +5,7 @@
  * x86: CPUID plus XGETBV, so that an OS that does not save the wide registers is not
  * trusted with them. AArch64: Advanced SIMD is part of every AArch64 CPU.
  *
- * MISHGRAD_ISA=scalar|avx2|avx512|neon|auto is read here and only here, once (the first
+ * MISHGRAD_ISA=<an ISA of mgrt_isa_list.inc>|auto is read here and only here, once (the first
  * call). An ISA the CPU lacks, or a name that is none of these, falls back to the best ISA
  * the CPU has, with a warning that is printed at the default log level too.
  */

@@ -154,12 +154,12 @@ enum {
 };
 /* The MGRT_CPU_* bits this CPU has (detected once). */
 MGRT_API unsigned mgrt_cpu_features(void);
-/* 1 when this CPU can run kernels for `isa` ("scalar", "avx2", "avx512", "neon"); 0 for
-   any other name or NULL. */
+/* 1 when this CPU can run kernels for `isa` (a name of the ISA list, mgrt_isa_list.inc); 0
+   for any other name or NULL. */
 MGRT_API int mgrt_cpu_supports_isa(const char *isa);
-/* The best of those this CPU can run (avx512, avx2, neon, scalar in that order). */
+/* The best of those this CPU can run (the last of the ISA list it has; scalar at worst). */
 MGRT_API const char *mgrt_cpu_best_isa(void);
-/* The kernels' ISA for this process, chosen once: MISHGRAD_ISA (scalar|avx2|avx512|neon|
+/* The kernels' ISA for this process, chosen once: MISHGRAD_ISA (a name of the ISA list, or
    auto) when the CPU has it, else the best one, with a warning printed at the default log
    level for an ISA the CPU lacks or an unknown name. */
 MGRT_API const char *mgrt_cpu_isa(void);

@@ -41,9 +41,14 @@ static inline int kt_cpu_has_isa(const char *isa) {
 
 /* The ISA the dispatch must pick by itself: the best one the CPU has */
 static inline const char *kt_cpu_best_isa(void) {
-    static const char *const preference[] = {"avx512", "avx2", "neon"};
-    for (size_t i = 0; i < sizeof preference / sizeof preference[0]; i++)
-        if (kt_cpu_has_isa(preference[i])) return preference[i];
+    /* the ISA list (runtime/mgrt_isa_list.inc) is worst first: the last one the CPU has */
+    static const char *const listed[] = {
+#define MGRT_ISA(name, needs, arch, simd, flags) #name,
+#include "mgrt_isa_list.inc"
+#undef MGRT_ISA
+    };
+    for (size_t i = sizeof listed / sizeof listed[0]; i-- > 0;)
+        if (kt_cpu_has_isa(listed[i])) return listed[i];
     return "scalar";
 }
 

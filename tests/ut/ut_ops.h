@@ -3,7 +3,8 @@
  *
  * Included at the end of ut_util.h (it uses ut_tensor and the 16-bit helpers there). Each
  * operator is one ut_op, defined in its own header under tests/ut/ops/ (phase functions,
- * argument names, its reference, input ranges) and listed once in UT_OPS below. A test
+ * argument names, its reference, input ranges) and listed once: its header's line in
+ * tests/ut/ops/ut_op_list.h. A test
  * names an operator by its ut_op (UT_MISH_BACKWARD, UT_MISH, UT_INPLACE_MISH) and runs it
  * with ut_op_run (the CANN two-phase flow: phase 1, workspace, phase 2, synchronize);
  * ut_op_check compares the output with the operator's reference, value by value. The
@@ -31,13 +32,24 @@ typedef struct ut_op {
     double lo[2], hi[2];       /* ranges for random inputs */
 } ut_op;
 
-/* ---- the operators: one header each, one entry each in UT_OPS -------------------------- */
+/* ---- the operators: one header each, one line each in ops/ut_op_list.h ----------------- */
 
-#include "ops/ut_op_mish_backward.h"
-#include "ops/ut_op_mish.h"
+/* UT_OPS: every listed ut_op, in the list's order (each header's UT_OP_LISTED lines,
+   registered at start-up as the tests are); UT_OP_COUNT of them, at most UT_MAX_OPS. */
+#define UT_MAX_OPS 32
+static const ut_op *UT_OPS[UT_MAX_OPS];
+static int ut_op_count_;
+#define UT_OP_COUNT ut_op_count_
+#define UT_OP_LISTED(op)                                                        \
+    __attribute__((constructor)) static void ut_op_listed_##op(void) {          \
+        if (ut_op_count_ == UT_MAX_OPS) {                                       \
+            fprintf(stderr, "tests/ut/ut_ops.h: more than %d ut_ops\n", UT_MAX_OPS); \
+            abort();                                                            \
+        }                                                                       \
+        UT_OPS[ut_op_count_++] = &op;                                           \
+    }
 
-static const ut_op *const UT_OPS[] = {&UT_MISH_BACKWARD, &UT_MISH, &UT_INPLACE_MISH};
-#define UT_OP_COUNT ((int)(sizeof UT_OPS / sizeof UT_OPS[0]))
+#include "ops/ut_op_list.h"
 
 /* Tensors the caller makes for `op`: its inputs, plus a separate output unless in place. */
 static inline int ut_op_tensor_count(const ut_op *op) { return op->input_count + (op->in_place ? 0 : 1); }

@@ -98,6 +98,7 @@ static uint64_t run_case(const ut_op *op, aclDataType dtype, int strided) {
 }
 
 #define CASES (UT_OP_COUNT * 3 * 2)
+#define MAX_CASES (UT_MAX_OPS * 3 * 2)
 
 static int child(void) {
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 2;
@@ -133,9 +134,9 @@ MG_TEST(every_isa_and_thread_count_gives_the_same_bits) {
 #include "mgrt_isa_list.inc" /* every ISA the runtime knows */
 #undef MGRT_ISA
         "auto"};
-    char reference[CASES * 17 + 64], each[CASES * 17 + 64];
+    static char reference[MAX_CASES * 17 + 64], each[MAX_CASES * 17 + 64];
     MG_CHECK_EQ_INT(run_child("scalar", 1, reference, sizeof reference), 0);
-    MG_CHECK(strlen(reference) == CASES * 17); /* 16 hex digits and a newline per case */
+    MG_CHECK(strlen(reference) == (size_t)CASES * 17); /* 16 hex digits and a newline per case */
     for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
         for (int threads = 1; threads <= 3; threads++) {
             /* An ISA this CPU lacks falls back to the best it has: still a valid run. */

@@ -31,5 +31,7 @@ static const ut_op UT_MISH = {
 static const ut_op UT_INPLACE_MISH = {
     "aclnnInplaceMishGetWorkspaceSize", "aclnnInplaceMish", 1, 1, {"selfRef", "selfRef", NULL},
     ut_inplace_phase1, aclnnInplaceMish, ut_mish_reference, {-12, 0}, {12, 0}};
+UT_OP_LISTED(UT_MISH)
+UT_OP_LISTED(UT_INPLACE_MISH)
 
 #endif /* UT_OP_MISH_H_ */

@@ -26,5 +26,6 @@ static inline double ut_backward_reference(const double *in, double *scale) {
 static const ut_op UT_MISH_BACKWARD = {
     "aclnnMishBackwardGetWorkspaceSize", "aclnnMishBackward", 2, 0, {"gradOutput", "self", "gradInput"},
     ut_backward_phase1, ut_backward_phase2, ut_backward_reference, {-4, -12}, {4, 12}};
+UT_OP_LISTED(UT_MISH_BACKWARD)
 
 #endif /* UT_OP_MISH_BACKWARD_H_ */
