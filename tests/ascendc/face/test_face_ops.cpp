@@ -135,6 +135,17 @@ TEST(FaceOps, ReportedCalls)
     EXPECT_NE(c.msg.find("face_ops block 0: SetValue: GM bytes [256, 260)"), std::string::npos) << c.msg;
     EXPECT_NE(c.msg.find("exceed the 256 bytes SetGlobalBuffer gave"), std::string::npos) << c.msg;
     Free(c);
+    Launch d = RunOps(6);
+    EXPECT_EQ(d.status, 0) << d.msg;
+    Free(d);
+    Launch e = RunOps(7);
+    EXPECT_EQ(e.status, 507015);
+    EXPECT_EQ(e.msg, "face_ops block 0: InitBuffer: 65 buffers in one TPipe, at most 64 (QBUF_MAX_LEN)");
+    Free(e);
+    Launch f = RunOps(8);
+    EXPECT_EQ(f.status, 507015);
+    EXPECT_EQ(f.msg, "face_ops block 0: InitBuffer: num 0 outside [1, 64]");
+    Free(f);
     EXPECT_EQ(asc_twin_find("face_ops", 5), nullptr); // registered under 0 and the keys it tests only
     EXPECT_NE(asc_twin_find("face_ops", 0), nullptr);
 }

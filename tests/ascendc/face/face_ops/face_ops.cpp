@@ -5,6 +5,8 @@
 //   key 2: SetAtomicAdd (not modelled: reported)
 //   key 3: a false ASSERT (reported)
 //   key 4: GlobalTensor::SetValue one element past the size SetGlobalBuffer gave (the core's rule)
+//   keys 6, 7, 8: TPipe's buffer count: 64 buffers (a queue of 63 and a TBuf) pass, a 65th
+//   (a second TBuf) is reported, and so is a queue of 0 buffers
 #include "kernel_operator.h"
 
 struct FaceOpsTiling {
@@ -122,5 +124,12 @@ extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out
         GlobalTensor<float> og;
         og.SetGlobalBuffer((__gm__ float *)out, t.n);
         og.SetValue(t.n, 1.0f);
+    } else if (TILING_KEY_IS(6) || TILING_KEY_IS(7) || TILING_KEY_IS(8)) {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> q;
+        TBuf<TPosition::VECCALC> b1, b2;
+        pipe.InitBuffer(q, TILING_KEY_IS(8) ? 0 : 63, 32);
+        pipe.InitBuffer(b1, 32);
+        if (TILING_KEY_IS(7)) pipe.InitBuffer(b2, 32);
     }
 }
