@@ -261,7 +261,13 @@ static double element_value(const uint8_t *p, asc_twin_dtype dt, size_t i) {
 }
 
 /* Compare and CompareScalar: one bit per element, LSB first; the bits past `count` in the
-   last byte are 0. A mask byte counts as written when all its elements' sources were. */
+   last byte are 0. A mask byte counts as written when any of its elements' sources were
+   (the record has one bit per byte, not per mask bit): kernels compare a count rounded up
+   past their data (ops-nn's hard_shrink: 256 bytes' worth) and Select the same count, then
+   copy out only their data; with "all" the byte holding the last data elements and the
+   first padding ones would make those data elements unwritten. Elements whose sources
+   were never written then pass unnoticed when a neighbour's were: the rule errs toward
+   silence within one mask byte. */
 static int compare_common(const char *api, asc_twin_ub_ref dst, asc_twin_ub_ref src0, const asc_twin_ub_ref *src1,
                           double scalar, asc_twin_cmp_mode mode, uint64_t count) {
     uint32_t es = asc_twin_dtype_size(src0.dtype);
@@ -286,8 +292,10 @@ static int compare_common(const char *api, asc_twin_ub_ref dst, asc_twin_ub_ref 
     for (size_t j = 0; j < bytes; j++) {
         size_t from = 8 * j, to = from + 8 < n ? from + 8 : n;
         uint8_t bits = 0;
-        int written = twin_sv_all(twin_sv_at(a.shadow, from * es), (to - from) * es) &&
-                      (!src1 || twin_sv_all(twin_sv_at(b.shadow, from * es), (to - from) * es));
+        int written = 0;
+        for (size_t i = from; i < to && !written; i++)
+            written = twin_sv_all(twin_sv_at(a.shadow, i * es), es) &&
+                      (!src1 || twin_sv_all(twin_sv_at(b.shadow, i * es), es));
         for (size_t i = from; i < to; i++) {
             double y = src1 ? element_value(b.bytes, src0.dtype, i) : scalar;
             bits |= (uint8_t)(compare_one(mode, element_value(a.bytes, src0.dtype, i), y) << (i - from));
