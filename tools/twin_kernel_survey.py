@@ -63,10 +63,13 @@ def signature(text, kernel):
 
 
 def dtype_macros(texts):
-    names = set()
+    """DTYPE_<NAME> as float (CANN's build derives them from the OpDef), but not names the
+    kernel declares itself (a template parameter DTYPE_SELF_ID, a #define)."""
+    names, own = set(), set()
     for t in texts:
         names.update(re.findall(r"\b(DTYPE_[A-Z0-9_]+)\b", t))
-    return ["%s=float" % n for n in sorted(names)]
+        own.update(re.findall(r"(?:#define|\bint|\bint32_t|\buint32_t|\btypename|\bclass|\bauto)\s+(DTYPE_[A-Z0-9_]+)\b", t))
+    return ["%s=float" % n for n in sorted(names - own)]
 
 
 def first_error(out):
@@ -91,6 +94,7 @@ def first_error(out):
                     r"has no member named '(\w+)'",
                     r"'(\w+)' is not a class, namespace",
                     r"'(\w+)' was not declared",
+                    r"there are no arguments to '(\w+)'",
                     r"no type named '(\w+)'"):
             m = re.search(pat, line)
             if m:
