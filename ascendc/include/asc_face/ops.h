@@ -112,7 +112,7 @@ void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Da
     const asc_twin_copy_params p = TwinCopy(params, 1);
     // paddingValue carries T's bits in its low bytes
     T value;
-    std::memcpy(&value, &padParams.paddingValue, sizeof(T));
+    std::memcpy(static_cast<void *>(&value), &padParams.paddingValue, sizeof(T));
     const asc_twin_pad_params pad{padParams.isPad ? 1 : 0, padParams.leftPadding, padParams.rightPadding,
                                   TwinScalar<T>(value)};
     asc_twin_copy_gm_to_ub_params("DataCopyPad", dst.TwinRef(), src.TwinRef(), &p, &pad);
