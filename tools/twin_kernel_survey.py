@@ -117,7 +117,11 @@ def compile_one(args, kernel):
     incs = [FACE, kdir, os.path.dirname(os.path.dirname(kdir)), os.path.dirname(kdir), args.ops_nn]
     host = ["-std=c++17", "-w"] + ["-I" + i for i in incs]
     flags = host + ["-D" + d for d in DEFINES + dtype_macros(texts)]
+    # the tiling-key header beside the kernel or in a folder under it (bn_infer_grad: common/)
     key_header = os.path.join(kdir, op + "_tiling_key.h")
+    for dirpath, _, files in sorted(os.walk(kdir)):
+        if not os.path.isfile(key_header) and op + "_tiling_key.h" in files:
+            key_header = os.path.join(dirpath, op + "_tiling_key.h")
     with tempfile.TemporaryDirectory(prefix="twin_survey_") as tmp:
         unit = os.path.join(tmp, "register.cpp")
         if os.path.isfile(key_header) and "ASCENDC_TPL_ARGS_DECL" in open(key_header, errors="replace").read():

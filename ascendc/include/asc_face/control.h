@@ -53,6 +53,16 @@ template <typename T, MaskMode mode = MaskMode::NORMAL> inline void SetVectorMas
     }
 }
 
+// The same mask setters under their utility names (ops-nn's norm kernels call these).
+struct AscendCUtils {
+    template <typename T> static void SetMask(const uint64_t &maskHigh, const uint64_t &maskLow)
+    {
+        SetVectorMask<T>(maskHigh, maskLow);
+    }
+    template <typename T> static void SetMask(int32_t len) { SetVectorMask<T>(len); }
+    static void ResetMask() { asc_twin_reset_mask(); }
+};
+
 // The data cache between GM and the core: the twin's GM is the host's memory, coherent.
 template <typename T, CacheLine entireType, DcciDst dcciDst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &)
 {
