@@ -14,6 +14,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "mgrt.h"
 #include "twin_block.h"
+#include "asc_twin/vec.h"
 
 /* The most GM_ADDR parameters a kernel may take: far above any ops-nn kernel's. */
 #define TWIN_MAX_ARGS 64
@@ -41,6 +42,8 @@ typedef struct twin_block {
     uint8_t *ub;                        /* this block's Unified Buffer */
     uint64_t ub_bytes;
     uint32_t *shadow;                   /* one bit per UB byte: 1 once written */
+    int mask_counter;                   /* the vector mask (asc_twin/vec.h): counter mode, */
+    uint64_t mask_hi, mask_lo;          /* and its lanes (normal) or count (counter, lo) */
 } twin_block;
 
 static _Thread_local twin_block *current_block;
@@ -110,6 +113,19 @@ int asc_twin_launch_extent(const void *p, uint8_t **base, uint64_t *bytes) {
     return 1;
 }
 
+void asc_twin_set_mask_counter(int counter) {
+    if (current_block) current_block->mask_counter = counter != 0;
+}
+void asc_twin_set_vector_mask(uint64_t hi, uint64_t lo) {
+    if (current_block) current_block->mask_hi = hi, current_block->mask_lo = lo;
+}
+void asc_twin_reset_mask(void) { asc_twin_set_vector_mask(UINT64_MAX, UINT64_MAX); }
+int asc_twin_mask_counter(void) { return current_block ? current_block->mask_counter : 0; }
+void asc_twin_vector_mask(uint64_t *hi, uint64_t *lo) {
+    *hi = current_block ? current_block->mask_hi : 0;
+    *lo = current_block ? current_block->mask_lo : 0;
+}
+
 uint32_t *asc_twin_ub_shadow(void) { return current_block ? current_block->shadow : NULL; }
 uint8_t *asc_twin_ub_base(void) { return current_block ? current_block->ub : NULL; }
 uint64_t asc_twin_ub_bytes(void) { return current_block ? current_block->ub_bytes : 0; }
@@ -130,7 +146,8 @@ int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes) {
 
 static void run_block(void *ctx, int64_t idx) {
     twin_launch *l = ctx;
-    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes, NULL};
+    /* a block starts in normal mask mode with every lane on */
+    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes, NULL, 0, UINT64_MAX, UINT64_MAX};
     twin_block *outer = current_block;
     current_block = &block;
     /* zeroed so that a read before any write is at least defined; the rule that reports

@@ -9,6 +9,21 @@ static const char *state_name(asc_twin_buf_state s) {
     return s == ASC_TWIN_BUF_FREE ? "free" : s == ASC_TWIN_BUF_ALLOCATED ? "allocated" : "enqueued";
 }
 
+int asc_twin_pipe_add_buffers(uint32_t *pipe_buffers, int64_t num) {
+    if (num < 1 || num > ASC_TWIN_PIPE_MAX_BUFFERS) {
+        asc_twin_report("InitBuffer", "num %lld outside [1, %d]", (long long)num, ASC_TWIN_PIPE_MAX_BUFFERS);
+        return -1;
+    }
+    /* *pipe_buffers <= 64 always (only this function adds to it), so the sum cannot wrap */
+    if (*pipe_buffers + (uint64_t)num > ASC_TWIN_PIPE_MAX_BUFFERS) {
+        asc_twin_report("InitBuffer", "%llu buffers in one TPipe, at most %d (QBUF_MAX_LEN)",
+                        (unsigned long long)(*pipe_buffers + (uint64_t)num), ASC_TWIN_PIPE_MAX_BUFFERS);
+        return -1;
+    }
+    *pipe_buffers += (uint32_t)num;
+    return 0;
+}
+
 void asc_twin_que_init(asc_twin_que *q, int depth, int buf_num) {
     *q = (asc_twin_que){0};
     q->depth = depth;

@@ -14,7 +14,10 @@
 extern "C" {
 #endif
 
-#define ASC_TWIN_QUE_MAX_BUFFERS 32
+/* CANN's QBUF_MAX_LEN: the most buffers one TPipe hands out, over all its queues and TBufs
+   (a single queue may take them all, so it is also a queue's most). */
+#define ASC_TWIN_PIPE_MAX_BUFFERS 64
+#define ASC_TWIN_QUE_MAX_BUFFERS ASC_TWIN_PIPE_MAX_BUFFERS
 
 typedef enum { ASC_TWIN_BUF_FREE = 0, ASC_TWIN_BUF_ALLOCATED, ASC_TWIN_BUF_ENQUEUED } asc_twin_buf_state;
 
@@ -26,6 +29,13 @@ typedef struct asc_twin_que {
     int order[ASC_TWIN_QUE_MAX_BUFFERS]; /* enqueue order ring */
     asc_twin_buf_state state[ASC_TWIN_QUE_MAX_BUFFERS];
 } asc_twin_que;
+
+/* TPipe::InitBuffer's count rule, checked before any UB is placed: a queue's `num` lies in
+   [1, 64] and the pipe's buffers (each queue's num, 1 per TBuf) total at most 64. Adds num
+   to *pipe_buffers and returns 0, or returns -1 after reporting
+   "InitBuffer: num 0 outside [1, 64]" or
+   "InitBuffer: 65 buffers in one TPipe, at most 64 (QBUF_MAX_LEN)" (nothing added). */
+ASC_TWIN_API int asc_twin_pipe_add_buffers(uint32_t *pipe_buffers, int64_t num);
 
 /* Each returns the buffer index, or -1 after reporting the broken rule (the block is aborted):
    alloc: "AllocTensor: all <n> buffers of the queue are in use"; */

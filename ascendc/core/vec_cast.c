@@ -290,3 +290,25 @@ int asc_twin_cast(asc_twin_ub_ref dst, asc_twin_ub_ref src, asc_twin_round_mode 
     free(owned_shadow);
     return 0;
 }
+
+int asc_twin_scalar_cast(float v, asc_twin_dtype to, asc_twin_round_mode mode, double *out) {
+    int modes = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+        if (pairs[p].src == ASC_TWIN_F32 && pairs[p].dst == to) modes = pairs[p].modes;
+    if (modes == 0 || (unsigned)mode > ASC_TWIN_CAST_ODD || !(modes & (1 << mode))) {
+        asc_twin_report("ScalarCast", "float to %s in %s is not a conversion CANN's Cast supports",
+                        twin_dtype_name(to), mode_name(mode));
+        return -1;
+    }
+    uint8_t src[4], dst[8] = {0};
+    memcpy(src, &v, sizeof src);
+    cast_one(dst, to, src, ASC_TWIN_F32, 0, mode);
+    if (twin_is_float(to)) {
+        float f;
+        twin_load_f32(&f, dst, to, 1);
+        *out = f;
+    } else {
+        *out = (double)twin_load_int(dst, to, 0);
+    }
+    return 0;
+}

@@ -238,3 +238,17 @@ int asc_twin_gm_set_value(asc_twin_gm_ref t, uint64_t index, double value) {
     memcpy(t.addr + index * es, v, es);
     return 0;
 }
+
+int asc_twin_gm_fill(asc_twin_gm_ref t, uint64_t count, double value) {
+    uint32_t es = asc_twin_dtype_size(t.dtype);
+    if (asc_twin_ub_base() == NULL || asc_twin_block_aborted() || es == 0) return -1;
+    if (count > UINT64_MAX / es) {
+        asc_twin_report("InitGlobalMemory", "%llu elements overflow a byte count", ull(count));
+        return -1;
+    }
+    if (twin_check_gm("InitGlobalMemory", "tensor", t, 0, count * es) != 0) return -1;
+    uint8_t v[8];
+    twin_scalar_bytes(t.dtype, value, v);
+    for (uint64_t i = 0; i < count; i++) memcpy(t.addr + i * es, v, es);
+    return 0;
+}

@@ -216,6 +216,11 @@ TWIN_CLONES void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, 
     case ASC_TWIN_RECIPROCAL: for (size_t i = 0; i < n; i++) d[i] = 1.0f / a[i]; break;
     case ASC_TWIN_TANH: for (size_t i = 0; i < n; i++) d[i] = tanh_f32(a[i]); break;
     case ASC_TWIN_SIGMOID: for (size_t i = 0; i < n; i++) d[i] = sigmoid_f32(a[i]); break;
+    /* Sign: 1, -1, or the zero (or NaN) itself */
+    case ASC_TWIN_SIGN:
+        for (size_t i = 0; i < n; i++) d[i] = a[i] > 0.0f ? 1.0f : a[i] < 0.0f ? -1.0f : a[i];
+        break;
+    case ASC_TWIN_FLOOR: for (size_t i = 0; i < n; i++) d[i] = floorf(a[i]); break;
     default: break;
     }
 }
@@ -228,6 +233,9 @@ TWIN_CLONES void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a
     case ASC_TWIN_DIV: for (size_t i = 0; i < n; i++) d[i] = a[i] / b[i]; break;
     case ASC_TWIN_MAX: for (size_t i = 0; i < n; i++) d[i] = a[i] > b[i] ? a[i] : b[i]; break;
     case ASC_TWIN_MIN: for (size_t i = 0; i < n; i++) d[i] = a[i] < b[i] ? a[i] : b[i]; break;
+    /* Power: C's pow in double, rounded once to float (within 1 ulp: pow's double result is
+       far more accurate than float's half ulp); not vectorized */
+    case ASC_TWIN_POWER: for (size_t i = 0; i < n; i++) d[i] = (float)pow((double)a[i], (double)b[i]); break;
     default: break;
     }
 }
@@ -239,6 +247,9 @@ TWIN_CLONES void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a
     case ASC_TWIN_MAXS: for (size_t i = 0; i < n; i++) d[i] = a[i] > s ? a[i] : s; break;
     case ASC_TWIN_MINS: for (size_t i = 0; i < n; i++) d[i] = a[i] < s ? a[i] : s; break;
     case ASC_TWIN_LEAKY_RELU: for (size_t i = 0; i < n; i++) d[i] = a[i] >= 0.0f ? a[i] : a[i] * s; break;
+    case ASC_TWIN_DIVS: for (size_t i = 0; i < n; i++) d[i] = a[i] / s; break;
+    case ASC_TWIN_POWER_TS: for (size_t i = 0; i < n; i++) d[i] = (float)pow((double)a[i], (double)s); break;
+    case ASC_TWIN_POWER_ST: for (size_t i = 0; i < n; i++) d[i] = (float)pow((double)s, (double)a[i]); break;
     default: break;
     }
 }

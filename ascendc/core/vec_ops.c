@@ -140,7 +140,8 @@ int asc_twin_binary(const char *api, asc_twin_binary_op op, asc_twin_ub_ref dst,
     }
     int bitwise = op == ASC_TWIN_AND || op == ASC_TWIN_OR;
     int ok = bitwise ? is_int(dst.dtype)
-                     : twin_is_float(dst.dtype) || (op != ASC_TWIN_DIV && is_arith_int(dst.dtype));
+                     : twin_is_float(dst.dtype) ||
+                           (op != ASC_TWIN_DIV && op != ASC_TWIN_POWER && is_arith_int(dst.dtype));
     if (!ok) return dtype_error(api, "type", dst.dtype);
     src_view a, b;
     if (view_source(api, &ops[0], &ops[1], 1, "", &a) != 0) return -1;
@@ -184,8 +185,9 @@ int asc_twin_scalar(const char *api, asc_twin_scalar_op op, asc_twin_ub_ref dst,
         return -1;
     }
     int shift = op == ASC_TWIN_SHIFT_LEFT || op == ASC_TWIN_SHIFT_RIGHT;
-    int ok = shift ? is_int(dst.dtype)
-                   : twin_is_float(dst.dtype) || (op != ASC_TWIN_LEAKY_RELU && is_arith_int(dst.dtype));
+    int float_only = op == ASC_TWIN_LEAKY_RELU || op == ASC_TWIN_DIVS || op == ASC_TWIN_POWER_TS ||
+                     op == ASC_TWIN_POWER_ST;
+    int ok = shift ? is_int(dst.dtype) : twin_is_float(dst.dtype) || (!float_only && is_arith_int(dst.dtype));
     if (!ok) return dtype_error(api, "type", dst.dtype);
     if (shift && !(scalar >= 0 && scalar < 8.0 * es)) {
         asc_twin_report(api, "shift by %g bits, outside [0, %u) for %s", scalar, 8 * es, twin_dtype_name(dst.dtype));
@@ -217,6 +219,52 @@ int asc_twin_scalar(const char *api, asc_twin_scalar_op op, asc_twin_ub_ref dst,
         }
     }
     view_free(&a);
+    return 0;
+}
+
+int asc_twin_mul_add_dst(asc_twin_ub_ref dst, asc_twin_ub_ref src0, asc_twin_ub_ref src1, uint64_t count) {
+    const char *api = "MulAddDst";
+    uint32_t es = asc_twin_dtype_size(dst.dtype);
+    twin_operand ops[3] = {{dst, "destination", count * es, 1},
+                           {src0, "source 0", count * asc_twin_dtype_size(src0.dtype), 1},
+                           {src1, "source 1", count * asc_twin_dtype_size(src1.dtype), 1}};
+    if (twin_check_ub(api, count, ops, 3) != 0) return -1;
+    if (same_dtype(api, dst.dtype, src0.dtype) != 0 || same_dtype(api, dst.dtype, src1.dtype) != 0) return -1;
+    if (!twin_is_float(dst.dtype) && !is_arith_int(dst.dtype)) return dtype_error(api, "type", dst.dtype);
+    src_view a, b;
+    if (view_source(api, &ops[0], &ops[1], 1, "", &a) != 0) return -1;
+    if (view_source(api, &ops[0], &ops[2], 1, "", &b) != 0) {
+        view_free(&a);
+        return -1;
+    }
+    size_t n = (size_t)count;
+    /* dst is a source too: an element is written when dst's, src0's and src1's were */
+    twin_sv d = twin_shadow(dst.addr);
+    twin_propagate(d, es, &d, es, &a.shadow, es, n);
+    twin_propagate(d, es, &d, es, &b.shadow, es, n);
+    for (size_t i = 0; i < n; i++) {
+        if (twin_is_float(dst.dtype)) {
+            float x, y, z;
+            twin_load_f32(&x, a.bytes + i * es, dst.dtype, 1);
+            twin_load_f32(&y, b.bytes + i * es, dst.dtype, 1);
+            twin_load_f32(&z, dst.addr + i * es, dst.dtype, 1);
+            /* the product rounded to the type first, then the sum (two instructions' roundings) */
+            float p = x * y, r;
+            if (dst.dtype != ASC_TWIN_F32) { /* the product of two halves (bfloat16s) is exact in float */
+                uint8_t t[2];
+                twin_store_f32(t, dst.dtype, &p, 1);
+                twin_load_f32(&p, t, dst.dtype, 1);
+            }
+            r = p + z;
+            twin_store_f32(dst.addr + i * es, dst.dtype, &r, 1);
+        } else {
+            int64_t x = twin_load_int(a.bytes, dst.dtype, i), y = twin_load_int(b.bytes, dst.dtype, i);
+            int64_t z = twin_load_int(dst.addr, dst.dtype, i);
+            twin_store_int(dst.addr, dst.dtype, i, (int64_t)((uint64_t)x * (uint64_t)y + (uint64_t)z));
+        }
+    }
+    view_free(&a);
+    view_free(&b);
     return 0;
 }
 
@@ -261,7 +309,13 @@ static double element_value(const uint8_t *p, asc_twin_dtype dt, size_t i) {
 }
 
 /* Compare and CompareScalar: one bit per element, LSB first; the bits past `count` in the
-   last byte are 0. A mask byte counts as written when all its elements' sources were. */
+   last byte are 0. A mask byte counts as written when any of its elements' sources were
+   (the record has one bit per byte, not per mask bit): kernels compare a count rounded up
+   past their data (ops-nn's hard_shrink: 256 bytes' worth) and Select the same count, then
+   copy out only their data; with "all" the byte holding the last data elements and the
+   first padding ones would make those data elements unwritten. Elements whose sources
+   were never written then pass unnoticed when a neighbour's were: the rule errs toward
+   silence within one mask byte. */
 static int compare_common(const char *api, asc_twin_ub_ref dst, asc_twin_ub_ref src0, const asc_twin_ub_ref *src1,
                           double scalar, asc_twin_cmp_mode mode, uint64_t count) {
     uint32_t es = asc_twin_dtype_size(src0.dtype);
@@ -286,8 +340,10 @@ static int compare_common(const char *api, asc_twin_ub_ref dst, asc_twin_ub_ref 
     for (size_t j = 0; j < bytes; j++) {
         size_t from = 8 * j, to = from + 8 < n ? from + 8 : n;
         uint8_t bits = 0;
-        int written = twin_sv_all(twin_sv_at(a.shadow, from * es), (to - from) * es) &&
-                      (!src1 || twin_sv_all(twin_sv_at(b.shadow, from * es), (to - from) * es));
+        int written = 0;
+        for (size_t i = from; i < to && !written; i++)
+            written = twin_sv_all(twin_sv_at(a.shadow, i * es), es) &&
+                      (!src1 || twin_sv_all(twin_sv_at(b.shadow, i * es), es));
         for (size_t i = from; i < to; i++) {
             double y = src1 ? element_value(b.bytes, src0.dtype, i) : scalar;
             bits |= (uint8_t)(compare_one(mode, element_value(a.bytes, src0.dtype, i), y) << (i - from));

@@ -46,6 +46,39 @@ static void scenario(uint8_t *const *args) {
         asc_twin_que_free(&q, a);
         asc_twin_que_enque(&q, a);
         break;
+    case 6: { /* the pipe's 64 buffers: queues of 2, 30 and 31 and one TBuf, then every buffer of the
+                 31-buffer queue allocated */
+        uint32_t pipe = 0;
+        static const int nums[] = {2, 30, 31, 1};
+        for (int i = 0; i < 4; i++) asc_twin_pipe_add_buffers(&pipe, nums[i]);
+        asc_twin_que_init(&q, 4, 31);
+        for (int i = 0; i < 31; i++) asc_twin_que_alloc(&q);
+        break;
+    }
+    case 7: { /* one buffer more: 64, then 1 */
+        uint32_t pipe = 0;
+        asc_twin_pipe_add_buffers(&pipe, 64);
+        if (pipe != 64) asc_twin_report("test", "64 buffers refused");
+        asc_twin_pipe_add_buffers(&pipe, 1);
+        break;
+    }
+    case 8: { /* num 0 */
+        uint32_t pipe = 0;
+        asc_twin_pipe_add_buffers(&pipe, 0);
+        break;
+    }
+    case 9: { /* a single queue of 64 buffers: all 64 go round the protocol */
+        uint32_t pipe = 0;
+        asc_twin_pipe_add_buffers(&pipe, 64);
+        asc_twin_que_init(&q, 64, 64);
+        for (int i = 0; i < 64; i++) asc_twin_que_enque(&q, asc_twin_que_alloc(&q));
+        for (int i = 0; i < 64; i++) {
+            int got = asc_twin_que_deque(&q);
+            if (got != i) asc_twin_report("test", "DeQue %d gave buffer %d", i, got);
+            asc_twin_que_free(&q, got);
+        }
+        break;
+    }
     default: /* depth 1 queue holding one, a second EnQue */
         asc_twin_que_init(&q, 1, 2);
         a = asc_twin_que_alloc(&q);
@@ -83,5 +116,12 @@ MG_TEST(enque_freed) {
 MG_TEST(enque_beyond_depth) {
     expect(5, ACL_ERROR_RT_AICORE_EXCEPTION, "block 0: EnQue: queue of depth 1 already holds 1 tensors");
 }
+/* TPipe's buffer count (CANN's QBUF_MAX_LEN, 64 over all InitBuffer calls of one pipe) */
+MG_TEST(pipe_64_buffers_pass) { expect(6, 0, NULL); }
+MG_TEST(pipe_one_queue_of_64_passes) { expect(9, 0, NULL); }
+MG_TEST(pipe_65th_buffer) {
+    expect(7, ACL_ERROR_RT_AICORE_EXCEPTION, "block 0: InitBuffer: 65 buffers in one TPipe, at most 64 (QBUF_MAX_LEN)");
+}
+MG_TEST(pipe_num_0) { expect(8, ACL_ERROR_RT_AICORE_EXCEPTION, "block 0: InitBuffer: num 0 outside [1, 64]"); }
 
 MG_TEST_MAIN()

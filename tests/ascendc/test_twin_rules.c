@@ -145,6 +145,27 @@ static void unw_get_break(uint8_t *const *a) {
     asc_twin_set_value(tt_ub(0, 64, F32), 4, 1.0);
     if (asc_twin_get_value(tt_ub(0, 64, F32), 4, &v) == 0) asc_twin_get_value(tt_ub(0, 64, F32), 5, &v);
 }
+/* Compare over a count rounded up past the data, Select over it, copy the data out (ops-nn's
+   hard_shrink): mask byte 125 holds elements 1000..1007, of which only 1000 was written */
+static void mask_tail(uint8_t *const *a) {
+    pad_in(a);
+    asc_twin_duplicate(tt_ub(20480, 4096, F32), 0.5, 1024);
+    asc_twin_compare(tt_ub(16384, 128, ASC_TWIN_U8), tt_ub(0, 4096, F32), tt_ub(20480, 4096, F32), ASC_TWIN_CMP_GT,
+                     1024);
+    asc_twin_select(tt_ub(8192, 4096, F32), tt_ub(16384, 128, ASC_TWIN_U8), tt_ub(0, 4096, F32),
+                    (asc_twin_ub_ref){NULL, 0, F32}, 0.0, ASC_TWIN_SEL_TENSOR_SCALAR_MODE, 1024);
+}
+static void unw_mask_inside(uint8_t *const *a) {
+    mask_tail(a);
+    asc_twin_copy_params p = {1, 4004, 0, 0, 1};
+    asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[3], 4032, F32), tt_ub(8192, 4032, F32), &p);
+}
+static void unw_mask_break(uint8_t *const *a) { /* mask byte 126 (elements 1008..1015): none written */
+    double v;
+    mask_tail(a);
+    asc_twin_get_value(tt_ub(8192, 4096, F32), 1007, &v);
+    asc_twin_get_value(tt_ub(8192, 4096, F32), 1008, &v);
+}
 /* ---- operands that overlap where the API forbids it ------------------------------------- */
 static void ovl_tanh(uint8_t *const *a) {
     (void)a;
@@ -193,7 +214,7 @@ static const scenario_fn scenarios[] = {
     len_break, len_inside, gmsize_break, gmsize_inside, gmsize_out_break, gmalloc_break, gmalloc_inside,
     acl_break, acl_inside, nogm_break, tiling_break, tiling_inside, unw_pad_break, unw_inside,
     unw_propagate_break, unw_pad_value_inside, unw_get_break, ovl_tanh, ovl_partial, ovl_inside,
-    cast_pair_break, cast_mode_break, cast_u8_break, cast_inside,
+    cast_pair_break, cast_mode_break, cast_u8_break, cast_inside, unw_mask_inside, unw_mask_break,
 };
 enum {
     S_CAP_BREAK, S_CAP_INSIDE, S_CAP_SRC1_BREAK, S_UB_BREAK, S_UB_INSIDE, S_UB_FOREIGN, S_ALIGN_BREAK,
@@ -201,7 +222,7 @@ enum {
     S_GMALLOC_BREAK, S_GMALLOC_INSIDE, S_ACL_BREAK, S_ACL_INSIDE, S_NOGM_BREAK, S_TILING_BREAK,
     S_TILING_INSIDE, S_UNW_PAD_BREAK, S_UNW_INSIDE, S_UNW_PROPAGATE_BREAK, S_UNW_PAD_VALUE_INSIDE,
     S_UNW_GET_BREAK, S_OVL_TANH, S_OVL_PARTIAL, S_OVL_INSIDE, S_CAST_PAIR_BREAK, S_CAST_MODE_BREAK,
-    S_CAST_U8_BREAK, S_CAST_INSIDE, S_COUNT
+    S_CAST_U8_BREAK, S_CAST_INSIDE, S_UNW_MASK_INSIDE, S_UNW_MASK_BREAK, S_COUNT
 };
 
 static void dispatch(uint8_t *const *args) {
@@ -328,6 +349,10 @@ MG_TEST(unwritten_ub_bytes_never_reach_gm_or_a_scalar) {
     MG_CHECK(y[1001] == 2.0f && y[1007] == 2.0f);
     expect_break(S_UNW_GET_BREAK, "GetValue: 4 of the 4 bytes element 5 gives to a scalar were never written (first at UB "
                                   "offset 20)");
+    /* a Compare mask byte is written when any of its elements' sources were */
+    expect_pass(S_UNW_MASK_INSIDE);
+    expect_break(S_UNW_MASK_BREAK, "GetValue: 4 of the 4 bytes element 1008 gives to a scalar were never written (first "
+                                   "at UB offset 12224)");
 }
 
 MG_TEST(overlap_is_a_warning_by_default_and_an_error_when_strict) {

@@ -9,6 +9,7 @@
 #include "../../core/twin_block.h"
 #include <cstdio>
 
+#include "asc_face/tensor.h"
 #include "asc_face/types.h"
 #include "asc_twin/face_state.h"
 
@@ -29,6 +30,58 @@ inline int64_t GetSystemCycle()
 {
     static thread_local int64_t calls = 0;
     return ++calls;
+}
+
+// The vector mask (level-0 calls): the block's state in the core (asc_twin/vec.h).
+inline void SetMaskCount() { asc_twin_set_mask_counter(1); }
+inline void SetMaskNorm() { asc_twin_set_mask_counter(0); }
+inline void ResetMask() { asc_twin_reset_mask(); }
+template <typename T, MaskMode mode = MaskMode::NORMAL> inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow)
+{
+    asc_twin_set_vector_mask(maskHigh, maskLow);
+}
+// one length: a count in counter mode, the first `len` lanes in normal mode
+template <typename T, MaskMode mode = MaskMode::NORMAL> inline void SetVectorMask(int32_t len)
+{
+    const uint64_t n = len < 0 ? 0 : static_cast<uint64_t>(len);
+    if (mode == MaskMode::COUNTER || asc_twin_mask_counter()) {
+        asc_twin_set_vector_mask(0, n);
+    } else {
+        const uint64_t lo = n >= 64 ? UINT64_MAX : (uint64_t{1} << n) - 1;
+        const uint64_t hi = n <= 64 ? 0 : n >= 128 ? UINT64_MAX : (uint64_t{1} << (n - 64)) - 1;
+        asc_twin_set_vector_mask(hi, lo);
+    }
+}
+
+// The same mask setters under their utility names (ops-nn's norm kernels call these).
+struct AscendCUtils {
+    template <typename T> static void SetMask(const uint64_t &maskHigh, const uint64_t &maskLow)
+    {
+        SetVectorMask<T>(maskHigh, maskLow);
+    }
+    template <typename T> static void SetMask(int32_t len) { SetVectorMask<T>(len); }
+    static void ResetMask() { asc_twin_reset_mask(); }
+};
+
+// The data cache between GM and the core: the twin's GM is the host's memory, coherent.
+template <typename T, CacheLine entireType, DcciDst dcciDst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &)
+{
+}
+template <typename T, CacheLine entireType> inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
+
+// InitGlobalMemory: `size` elements of GM set to `value` (bounds-checked by the core).
+template <typename T> inline void InitGlobalMemory(GlobalTensor<T> &gmWorkspaceAddr, const uint64_t size, const T value)
+{
+    asc_twin_gm_fill(gmWorkspaceAddr.TwinRef(), size, TwinScalar<T>(value));
+}
+
+// ScalarCast: a float scalar converted as Cast converts an element in roundMode.
+template <typename T, typename U, RoundMode roundMode> inline U ScalarCast(T valueIn)
+{
+    double out = 0;
+    asc_twin_scalar_cast(static_cast<float>(valueIn), TwinDtype<U>::value, static_cast<asc_twin_round_mode>(roundMode),
+                         &out);
+    return TwinFromDouble<U>(out);
 }
 
 inline void SyncAll() { asc_twin_face_sync_all(); }

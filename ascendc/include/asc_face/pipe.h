@@ -129,9 +129,9 @@ public:
     {
         return Place(buf.bufs_, 1, bufferSize);
     }
-    void Reset() { used_ = 0; }
-    void Destroy() { used_ = 0; }
-    void Init() { used_ = 0; }
+    void Reset() { used_ = 0; buffers_ = 0; }
+    void Destroy() { used_ = 0; buffers_ = 0; }
+    void Init() { used_ = 0; buffers_ = 0; }
     // Events order nothing in the twin (every instruction completes in program order).
     template <HardEvent evt> TEventID FetchEventID() { return 0; }
     TEventID FetchEventID(HardEvent) { return 0; }
@@ -141,6 +141,8 @@ public:
 private:
     bool Place(TwinBuffers &b, int num, uint64_t len)
     {
+        // the count rule first: a refused InitBuffer places nothing
+        if (asc_twin_pipe_add_buffers(&buffers_, num) != 0) return false;
         const uint64_t stride = (len + 31u) & ~static_cast<uint64_t>(31u);
         const int64_t off = asc_twin_ub_init_buffer(&used_, stride * static_cast<uint64_t>(num));
         uint8_t *ub = asc_twin_ub_base();
@@ -152,6 +154,7 @@ private:
         return true;
     }
     uint64_t used_ = 0;
+    uint32_t buffers_ = 0; // buffers handed out: at most 64 (queue.h)
 };
 
 inline TPipe *GetTPipePtr() { return twinCurrentPipe; }

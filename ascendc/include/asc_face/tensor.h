@@ -57,6 +57,36 @@ private:
     asc_twin_gm_ref ref_;
 };
 
+// What LocalTensor::operator() gives: element i, read and written through the core's
+// checked scalar access (CANN gives a reference to the UB element).
+template <typename T> class TwinElementRef {
+public:
+    TwinElementRef(asc_twin_ub_ref ref, uint64_t index) : ref_(ref), index_(index) {}
+    operator T() const
+    {
+        double v = 0;
+        asc_twin_get_value(ref_, index_, &v);
+        return TwinFromDouble<T>(v);
+    }
+    // half and bfloat16 elements read as float directly ((float)t(i), as on the device)
+    template <typename F, typename = std::enable_if_t<std::is_same_v<F, float> && !std::is_same_v<T, float> &&
+                                                      (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)>>
+    operator F() const
+    {
+        return static_cast<float>(static_cast<T>(*this));
+    }
+    TwinElementRef &operator=(const T &value)
+    {
+        asc_twin_set_value(ref_, index_, TwinScalar<T>(value));
+        return *this;
+    }
+    TwinElementRef &operator=(const TwinElementRef &other) { return *this = static_cast<T>(other); }
+
+private:
+    asc_twin_ub_ref ref_;
+    uint64_t index_;
+};
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
@@ -79,6 +109,7 @@ public:
         return TwinFromDouble<T>(v);
     }
     void SetValue(uint64_t index, const T &value) const { asc_twin_set_value(ref_, index, TwinScalar<T>(value)); }
+    TwinElementRef<T> operator()(uint64_t index) const { return TwinElementRef<T>(ref_, index); }
     template <typename U> LocalTensor<U> ReinterpretCast() const { return LocalTensor<U>(ref_); }
     uint32_t GetSize() const { return static_cast<uint32_t>(ref_.capacity_bytes / sizeof(T)); }
     uint32_t GetLength() const { return static_cast<uint32_t>(ref_.capacity_bytes); }

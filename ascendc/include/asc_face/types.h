@@ -6,6 +6,7 @@
 #ifndef ASC_FACE_TYPES_H_
 #define ASC_FACE_TYPES_H_
 
+#include <cmath> // the scalar math a kernel calls unqualified (sqrt, exp: the CCE compiler's builtins)
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -27,6 +28,13 @@
 #endif
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t *
+#endif
+// branch hints, as the device toolchain offers them
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 // The kernel's core type (AIV only, mixed, ...): the twin models one vector core per block.
 #define KERNEL_TASK_TYPE_DEFAULT(type)
@@ -124,6 +132,41 @@ enum class HardEvent : uint8_t {
 };
 using TEventID = int8_t;
 
+// Level-0 masks, reductions' result order, the data cache (CANN's names and values).
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+// The vector unit's geometry: a 32-byte block, a 256-byte repeat of 8 blocks.
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+// the mask argument of a level-0 call made with isSetMask = false (the mask set before rules)
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+
+// Level-0 repeat parameters (strides in 32-byte blocks), CANN's field names.
+struct UnaryRepeatParams {
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint8_t dstRepStride = 8, srcRepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false, halfBlock = false;
+    UnaryRepeatParams() = default;
+    UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep)
+        : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
+};
+struct BinaryRepeatParams {
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+    BinaryRepeatParams() = default;
+    BinaryRepeatParams(uint8_t dstBlk, uint8_t src0Blk, uint8_t src1Blk, uint8_t dstRep, uint8_t src0Rep,
+                       uint8_t src1Rep)
+        : dstBlkStride(dstBlk), src0BlkStride(src0Blk), src1BlkStride(src1Blk), dstRepStride(dstRep),
+          src0RepStride(src0Rep), src1RepStride(src1Rep) {}
+};
+
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
 
 // AscendC::Std: the kernel-side subset of <type_traits>/<algorithm> CANN offers.
@@ -143,6 +186,9 @@ template <typename A, typename B> struct IsSameType {
 // bfloat16 and half to float (the scalar helpers kernels call)
 inline float ToFloat(const bfloat16_t &v) { return static_cast<float>(v); }
 inline float ToFloat(const half &v) { return static_cast<float>(v); }
+
+// float to bfloat16, nearest even (the scalar unit's conversion; Cast's CAST_RINT)
+inline bfloat16_t ToBfloat16(const float &v) { return bfloat16_t(v); }
 
 // The element type of a tensor, as the vector core model names it.
 template <typename T> struct TwinDtype;
@@ -180,6 +226,10 @@ template <typename T> inline T TwinFromDouble(double d)
 }
 
 } // namespace AscendC
+
+// CANN's bfloat16_t is the compiler's __bf16: kernels test is_same<T, __bf16> for it (gcc 12
+// has no __bf16 in C++, and gcc 13's and clang's are other types than the twin's bfloat16_t)
+#define __bf16 bfloat16_t
 
 // the CCE C names of the floating types
 using float16_t = half;

@@ -120,6 +120,55 @@ TEST(FaceOps, EachCallAgainstFloat64)
     Free(l);
 }
 
+// key 9: the APIs ops-nn's kernels need beyond the seed's, each against float64 or the IEEE
+// operation it names
+TEST(FaceOps, MoreApisAgainstReferences)
+{
+    Launch l = RunOps(9);
+    ASSERT_EQ(l.status, 0) << l.msg;
+    auto row = [&l](int r, int i) { return static_cast<double>(l.out[r * N + i]); };
+    double sum = 0, best = -1e30;
+    int at = -1;
+    for (int i = 0; i < N; i++) {
+        const double x = l.x[i], y = l.y[i];
+        EXPECT_NEAR(row(0, i), std::pow(std::fabs(x), y), 1e-6 * std::fmax(1.0, std::pow(std::fabs(x), y))) << i;
+        EXPECT_NEAR(row(1, i), x * x, 1e-6 * std::fmax(1.0, x * x)) << i;
+        EXPECT_NEAR(row(2, i), std::exp2(x), 1e-6 * std::exp2(x)) << i;
+        EXPECT_EQ(row(3, i), x / 4) << i; // exact: a power of two
+        EXPECT_EQ(row(4, i), x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0) << i;
+        EXPECT_EQ(row(5, i), std::floor(x)) << i;
+        EXPECT_EQ(l.out[6 * N + i], l.x[i] * l.y[i] + 1.0f) << i;
+        EXPECT_EQ(row(9, i), static_cast<double>(l.x[i] + l.y[i])) << i;
+        EXPECT_EQ(row(10, i), 3 * x) << i;
+        EXPECT_EQ(row(11, i), std::round(x)) << i; // CAST_ROUND: ties away from zero
+        // bfloat16 of the float x / 3, nearest even, written here on the bits
+        const float q = l.x[i] / 3.0f;
+        uint32_t b;
+        std::memcpy(&b, &q, 4);
+        b = (b + 0x7fffu + ((b >> 16) & 1u)) & 0xffff0000u;
+        float want;
+        std::memcpy(&want, &b, 4);
+        EXPECT_EQ(l.out[12 * N + i], want) << i;
+        EXPECT_EQ(l.out[13 * N + i], 7.5f) << i;
+        sum += x;
+        if (x > best) best = x, at = i;
+    }
+    EXPECT_EQ(row(7, 0), static_cast<double>(static_cast<float>(sum)));
+    EXPECT_EQ(row(7, 8), best);
+    uint32_t idx;
+    std::memcpy(&idx, &l.out[7 * N + 9], 4);
+    EXPECT_EQ(static_cast<int>(idx), at);
+    double blocks = 0;
+    for (int b = 0; b < N / 8; b++) {
+        double s = 0;
+        for (int j = 0; j < 8; j++) s += l.x[8 * b + j];
+        EXPECT_EQ(row(8, b), static_cast<double>(static_cast<float>(s))) << "block " << b;
+        blocks += static_cast<float>(s);
+    }
+    EXPECT_EQ(row(8, 16), static_cast<double>(static_cast<float>(blocks)));
+    Free(l);
+}
+
 TEST(FaceOps, ReportedCalls)
 {
     Launch a = RunOps(2);
@@ -135,6 +184,17 @@ TEST(FaceOps, ReportedCalls)
     EXPECT_NE(c.msg.find("face_ops block 0: SetValue: GM bytes [256, 260)"), std::string::npos) << c.msg;
     EXPECT_NE(c.msg.find("exceed the 256 bytes SetGlobalBuffer gave"), std::string::npos) << c.msg;
     Free(c);
+    Launch d = RunOps(6);
+    EXPECT_EQ(d.status, 0) << d.msg;
+    Free(d);
+    Launch e = RunOps(7);
+    EXPECT_EQ(e.status, 507015);
+    EXPECT_EQ(e.msg, "face_ops block 0: InitBuffer: 65 buffers in one TPipe, at most 64 (QBUF_MAX_LEN)");
+    Free(e);
+    Launch f = RunOps(8);
+    EXPECT_EQ(f.status, 507015);
+    EXPECT_EQ(f.msg, "face_ops block 0: InitBuffer: num 0 outside [1, 64]");
+    Free(f);
     EXPECT_EQ(asc_twin_find("face_ops", 5), nullptr); // registered under 0 and the keys it tests only
     EXPECT_NE(asc_twin_find("face_ops", 0), nullptr);
 }

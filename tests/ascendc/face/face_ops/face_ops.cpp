@@ -5,6 +5,9 @@
 //   key 2: SetAtomicAdd (not modelled: reported)
 //   key 3: a false ASSERT (reported)
 //   key 4: GlobalTensor::SetValue one element past the size SetGlobalBuffer gave (the core's rule)
+//   key 9: the APIs ops-nn kernels need beyond the seed's, one per row (test_face_ops.cpp)
+//   keys 6, 7, 8: TPipe's buffer count: 64 buffers (a queue of 63 and a TBuf) pass, a 65th
+//   (a second TBuf) is reported, and so is a queue of 0 buffers
 #include "kernel_operator.h"
 
 struct FaceOpsTiling {
@@ -107,6 +110,66 @@ __aicore__ inline void RunOps(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspa
         Out(og, 22 + m, t, n);
     }
 }
+static_assert(std::is_same_v<__bf16, bfloat16_t>, "CANN's bfloat16_t is __bf16");
+
+__aicore__ inline void RunMore(GM_ADDR x, GM_ADDR y, GM_ADDR out, int32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bt, bu;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(by, n * sizeof(float));
+    pipe.InitBuffer(bt, n * sizeof(float));
+    pipe.InitBuffer(bu, n * sizeof(float));
+    GlobalTensor<float> xg, yg, og;
+    xg.SetGlobalBuffer((__gm__ float *)x, n);
+    yg.SetGlobalBuffer((__gm__ float *)y, n);
+    og.SetGlobalBuffer((__gm__ float *)out, 27 * n);
+    LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>(), t = bt.Get<float>(), u = bu.Get<float>();
+    DataCopy(lx, xg, static_cast<uint32_t>(n));
+    DataCopy(ly, yg, static_cast<uint32_t>(n));
+    Abs(u, lx, n);
+    Power(t, u, ly, n);
+    Out(og, 0, t, n);
+    Power(t, u, 2.0f, n);
+    Out(og, 1, t, n);
+    Power(t, 2.0f, lx, n);
+    Out(og, 2, t, n);
+    Divs(t, lx, 4.0f, n);
+    Out(og, 3, t, n);
+    Sign(t, lx, n);
+    Out(og, 4, t, n);
+    Floor(t, lx, n);
+    Out(og, 5, t, n);
+    Duplicate(t, 1.0f, n);
+    MulAddDst(t, lx, ly, n);
+    Out(og, 6, t, n);
+    Duplicate(t, 0.0f, n);
+    ReduceSum(t, lx, u, n);
+    ReduceMax(t[8], lx, u, n, true);
+    Out(og, 7, t, n);
+    // log_softmax_v2's way: counter mode, block sums, then the whole sum
+    Duplicate(t, 0.0f, n);
+    SetMaskCount();
+    SetVectorMask<float>(0, n);
+    BlockReduceSum<float, false>(t, lx, 1, MASK_PLACEHOLDER, 1, 1, DEFAULT_REPEAT_STRIDE);
+    SetVectorMask<float>(0, n / 8);
+    WholeReduceSum<float, false>(t[16], t, 1, MASK_PLACEHOLDER, 1, 1, DEFAULT_REPEAT_STRIDE);
+    SetMaskNorm();
+    ResetMask();
+    Out(og, 8, t, n);
+    Add(t, lx, ly, 64, 1, {1, 1, 1, 8, 8, 8}); // level 0: one repeat of 64 floats
+    Out(og, 9, t, n);
+    for (int32_t i = 0; i < n; i++) t(i) = static_cast<float>(lx(i)) * 3.0f;
+    Out(og, 10, t, n);
+    for (int32_t i = 0; i < n; i++)
+        t(i) = static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(lx.GetValue(i)));
+    Out(og, 11, t, n);
+    for (int32_t i = 0; i < n; i++) t(i) = ToFloat(ToBfloat16(lx.GetValue(i) / 3.0f));
+    Out(og, 12, t, n);
+    GlobalTensor<float> row13 = og[13 * n];
+    InitGlobalMemory(row13, static_cast<uint64_t>(n), 7.5f);
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(row13);
+}
 } // namespace
 
 extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)
@@ -122,5 +185,14 @@ extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out
         GlobalTensor<float> og;
         og.SetGlobalBuffer((__gm__ float *)out, t.n);
         og.SetValue(t.n, 1.0f);
+    } else if (TILING_KEY_IS(9)) {
+        RunMore(x, y, out, t.n);
+    } else if (TILING_KEY_IS(6) || TILING_KEY_IS(7) || TILING_KEY_IS(8)) {
+        TPipe pipe;
+        TQue<TPosition::VECIN, 2> q;
+        TBuf<TPosition::VECCALC> b1, b2;
+        pipe.InitBuffer(q, TILING_KEY_IS(8) ? 0 : 63, 32);
+        pipe.InitBuffer(b1, 32);
+        if (TILING_KEY_IS(7)) pipe.InitBuffer(b2, 32);
     }
 }
