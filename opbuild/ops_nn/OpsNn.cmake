@@ -17,13 +17,49 @@ set(_opsnn_headers)
 foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   string(REGEX REPLACE "=.*" "" _name "${_entry}")
   string(REGEX REPLACE "^[^=]*=" "" _dir "${_entry}")
-  file(GLOB _host ${_dir}/op_host/*.cpp ${_dir}/op_host/op_api/*.cpp)
-  add_library(opsnn_obj_${_name} OBJECT ${_host})
+  # op_host (its tilings in op_host/arch35 when op_host has none of its own), and the op_api
+  # in op_host/op_api or beside op_host (ops-nn keeps it in either)
+  file(GLOB _host ${_dir}/op_host/*.cpp)
+  file(GLOB _host_tilings ${_dir}/op_host/*tiling*.cpp)
+  if(NOT _host_tilings)
+    file(GLOB _arch35 ${_dir}/op_host/arch35/*.cpp)
+    list(APPEND _host ${_arch35})
+  endif()
+  file(GLOB _api ${_dir}/op_host/op_api/*.cpp ${_dir}/op_api/*.cpp)
+  get_filename_component(_category ${_dir} DIRECTORY)
+  set(_gen_include)
+  set(_gen_ut)
+  if(NOT _api)
+    # no written op_api: the aclnn entries, their headers and values UTs generated from the
+    # OpDef, as CANN's build does (opbuild/src/aclnn_gen.cpp)
+    set(_gen ${PROJECT_BINARY_DIR}/opsnn_gen/${_name})
+    file(MAKE_DIRECTORY ${_gen}/include)
+    file(GLOB _defs ${_dir}/op_host/*_def.cpp)
+    add_executable(opsnn_gen_${_name} ${_defs} ${PROJECT_SOURCE_DIR}/opbuild/src/aclnn_gen.cpp)
+    target_include_directories(opsnn_gen_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host)
+    if(MISHGRAD_OPS_NN_COMMON)
+      target_compile_options(opsnn_gen_${_name} PRIVATE -idirafter ${MISHGRAD_OPS_NN_COMMON})
+    endif()
+    target_link_libraries(opsnn_gen_${_name} PRIVATE optiling)
+    target_compile_options(opsnn_gen_${_name} PRIVATE -Wno-error -w)
+    set_target_properties(opsnn_gen_${_name} PROPERTIES CXX_STANDARD 17)
+    add_custom_command(OUTPUT ${_gen}/generated_aclnn.cpp ${_gen}/generated_ut.cpp
+                       COMMAND opsnn_gen_${_name} ${_gen} DEPENDS opsnn_gen_${_name}
+                       COMMENT "Generating the aclnn entries of ${_name} from its OpDef" VERBATIM)
+    list(APPEND _api ${_gen}/generated_aclnn.cpp)
+    set(_gen_include ${_gen}/include)
+    set(_gen_ut ${_gen}/generated_ut.cpp)
+    install(DIRECTORY ${_gen}/include/ DESTINATION ${MISHGRAD_CANN_OP_API}/include/aclnnop COMPONENT opsnn
+            EXCLUDE_FROM_ALL FILES_MATCHING PATTERN "*.h")
+    install(DIRECTORY ${_gen}/include/ DESTINATION ${MISHGRAD_CANN_OP_API}/include COMPONENT opsnn
+            EXCLUDE_FROM_ALL FILES_MATCHING PATTERN "*.h")
+  endif()
+  add_library(opsnn_obj_${_name} OBJECT ${_host} ${_api})
   # the operator's folders, and its category's and the checkout's (ops-nn includes
   # "<op>/op_kernel/..." from the category folder)
-  get_filename_component(_category ${_dir} DIRECTORY)
   target_include_directories(opsnn_obj_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host
-                             ${_dir}/op_host/op_api ${_dir}/op_kernel ${_category})
+                             ${_dir}/op_host/op_api ${_dir}/op_api ${_dir}/op_kernel ${_category} ${_gen_include}
+                             ${PROJECT_SOURCE_DIR}/opbuild/include)
   # what ops-nn ships in its own common/inc, for the headers this project does not provide
   # (ours come first: -idirafter)
   if(MISHGRAD_OPS_NN_COMMON)
@@ -38,6 +74,9 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   # the kernel: op_kernel/<name>.cpp, or the file the OpDef names (ExtendCfgInfo("opFile.value", F):
   # op_kernel/F.cpp, kernel F), as CANN's build picks it
   set(_kernel ${_name})
+  if(NOT EXISTS ${_dir}/op_kernel/${_name}.cpp AND EXISTS ${_dir}/op_kernel/${_name}_apt.cpp)
+    set(_kernel ${_name}_apt)
+  endif()
   if(NOT EXISTS ${_dir}/op_kernel/${_name}.cpp)
     file(GLOB _defs ${_dir}/op_host/*_def.cpp)
     foreach(_def IN LISTS _defs)
@@ -49,21 +88,30 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   endif()
   if(COMMAND ascendc_twin_add_kernel AND EXISTS ${_dir}/op_kernel/${_kernel}.cpp)
     set(_key_args)
-    if(EXISTS ${_dir}/op_kernel/${_kernel}_tiling_key.h)
-      set(_key_args TILING_KEY_HEADER ${_dir}/op_kernel/${_kernel}_tiling_key.h)
-    endif()
-    ascendc_twin_add_kernel(opsnn_kernel_${_name} SOURCES ${_dir}/op_kernel/${_kernel}.cpp KERNEL ${_kernel}
+    # the tiling-key header: <kernel>_tiling_key.h, <name>_tiling_key.h (an _apt kernel's),
+    # in op_kernel or op_kernel/arch35
+    foreach(_key ${_dir}/op_kernel/${_kernel}_tiling_key.h ${_dir}/op_kernel/${_name}_tiling_key.h
+                 ${_dir}/op_kernel/arch35/${_name}_tiling_key.h)
+      if(NOT _key_args AND EXISTS ${_key})
+        set(_key_args TILING_KEY_HEADER ${_key})
+      endif()
+    endforeach()
+    # an <op>_apt.cpp file (ops-nn's arch35 kernels) defines the kernel <op>
+    string(REGEX REPLACE "_apt$" "" _function ${_kernel})
+    ascendc_twin_add_kernel(opsnn_kernel_${_name} SOURCES ${_dir}/op_kernel/${_kernel}.cpp KERNEL ${_function}
                             ${_key_args})
     add_dependencies(opsnn_op_${_name} opsnn_kernel_${_name})
     list(APPEND _opsnn_kernel_libs opsnn_kernel_${_name})
   endif()
-  file(GLOB _api_headers ${_dir}/op_host/op_api/aclnn_*.h)
+  file(GLOB _api_headers ${_dir}/op_host/op_api/aclnn_*.h ${_dir}/op_api/aclnn_*.h)
   list(APPEND _opsnn_headers ${_api_headers})
-  # the UTs
+  # the UTs (and the generated values UTs of a generated op_api)
   file(GLOB _uts ${_dir}/tests/ut/op_api/*.cpp ${_dir}/tests/ut/op_host/test_aclnn_*.cpp)
+  list(APPEND _uts ${_gen_ut})
   if(_uts AND TARGET op_api_ut)
     add_executable(opsnn_ut_${_name} ${_uts})
-    target_include_directories(opsnn_ut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host/op_api)
+    target_include_directories(opsnn_ut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host/op_api
+                               ${_dir}/op_api ${_gen_include})
     target_link_libraries(opsnn_ut_${_name} PRIVATE opsnn_cust_opapi op_api_ut opdev)
     target_compile_options(opsnn_ut_${_name} PRIVATE -Wno-error -w)
     if(MISHGRAD_OPS_NN_COMMON)

@@ -94,6 +94,9 @@ aclnnStatus Launch(const char *op_type, aclOpExecutor *executor, const op::mg::I
     if (rc != 0) return mgrt_fail(ACLNN_ERR_INNER_TILING_ERROR, "%s: %s", api, message);
     const char *file = mg_opdef_kernel_file(op_type);
     std::string kernel_name = file != nullptr ? file : SnakeCase(op_type);
+    // the kernel of an <op>_apt.cpp file (ops-nn's arch35 kernels) is <op>
+    if (kernel_name.size() > 4 && kernel_name.compare(kernel_name.size() - 4, 4, "_apt") == 0)
+        kernel_name.resize(kernel_name.size() - 4);
     const asc_twin_kernel *kernel = asc_twin_find(kernel_name.c_str(), run->tiling_key);
     if (kernel == nullptr)
         return mgrt_fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
