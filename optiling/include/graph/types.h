@@ -41,6 +41,12 @@ inline int GetSizeByDataType(DataType t)
     int size = mg_dtype_size(static_cast<int>(t));
     return size > 0 ? size : -1;
 }
+/* Bytes of `count` elements of `t`, -1 for a type without a whole-byte size or a negative count. */
+inline int64_t GetSizeInBytes(int64_t count, DataType t)
+{
+    const int size = GetSizeByDataType(t);
+    return size > 0 && count >= 0 ? count * size : -1;
+}
 } // namespace ge
 
 #endif
