@@ -132,6 +132,7 @@ const Reference table[] = {
     {"aclnnRelu6", Relu6},
     {"aclnnSigmoid", SigmoidRef},
     {"aclnnSoftsign", Softsign},
+    {"aclnnSoftsignAsc", Softsign},
     {"aclnnLogSigmoid", LogSigmoid},
     {"aclnnSoftplus", SoftplusRef},
     {"aclnnSelu", Selu},
