@@ -8,7 +8,8 @@
 //   generated_aclnn.cpp    their bodies: the definition's description passed to
 //                          opbuild::GeneratedPhase1/2 (opbuild/generated_aclnn.h)
 //   generated_ut.cpp       one op_api UT per floating dtype combination the definition lists
-//                          (every input on one shape, attributes at their defaults or, declared
+//                          (every input of shape [3, 37, 18]: an even last dim, and no dtype fills whole
+//                          32-byte blocks; attributes at their defaults or, declared
 //                          without one, 0.5 (an int 1), the output compared with the API's
 //                          float64 reference by the project's harness)
 // usage: aclnn_gen OUTDIR
@@ -243,10 +244,10 @@ void Uts(const Op &op, std::ostream &f)
         for (char &ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         f << "TEST(generated_" << op.snake << ", " << name << "_c" << c << ")\n{\n";
         for (size_t i = 0; i < op.inputs.size(); i++)
-            f << "    auto i" << i << " = TensorDesc({4, 33, 17}, " << AclDtype(DtypeAt(op.inputs[i], c))
+            f << "    auto i" << i << " = TensorDesc({3, 37, 18}, " << AclDtype(DtypeAt(op.inputs[i], c))
               << ", ACL_FORMAT_ND).ValueRange(-4, 4);\n";
         for (size_t i = 0; i < op.outputs.size(); i++)
-            f << "    auto o" << i << " = TensorDesc({4, 33, 17}, " << AclDtype(DtypeAt(op.outputs[i], c))
+            f << "    auto o" << i << " = TensorDesc({3, 37, 18}, " << AclDtype(DtypeAt(op.outputs[i], c))
               << ", ACL_FORMAT_ND).Precision(" << Precision(DtypeAt(op.outputs[i], c)) << ");\n";
         f << "    auto ut = OP_API_UT(" << op.api << ", INPUT(";
         bool first = true;

@@ -108,6 +108,9 @@ double Softshrink(const double *in, const double *a, size_t n)
     const double lambda = Attr(a, n, 0, 0.5);
     return in[0] > lambda ? in[0] - lambda : in[0] < -lambda ? in[0] + lambda : 0.0;
 }
+// silu_mul(x, y) = silu(x) * y
+double SiluMul(const double *in, const double *, size_t) { return in[0] * Sigmoid(in[0]) * in[1]; }
+
 const Reference table[] = {
     // the aclnn entries opbuild generates from an OpDef (aclnn<Type>; inputs, then attributes,
     // in the definition's order)
@@ -124,6 +127,7 @@ const Reference table[] = {
     {"aclnnShrink", Shrink},
     {"aclnnSoftPlusV2", SoftplusRef},
     {"aclnnSoftshrink", Softshrink},
+    {"aclnnSiluMul", SiluMul},
     {"aclnnMish", Mish},
     {"aclnnMishAsc", Mish},
     {"aclnnMishBackward", MishGrad},
