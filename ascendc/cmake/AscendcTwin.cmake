@@ -15,12 +15,17 @@
 #     with TILING_KEY_IS(<n>) (TILING_KEY_IS then compares against the key launched).
 # The number of GM_ADDR arguments each registration carries is the instantiation's own.
 # DEFINES are the kernel's compile definitions (e.g. DTYPE_X=float for a kernel written
-# against DTYPE_* macros). Kernels compile with ASCENDC_TPL_KERNEL, ASCENDC_CPU_DEBUG and
+# against DTYPE_* macros). SOURCE_NAME: the kernel's name in the source when DEFINES rename it
+# to KERNEL (<src>=<name>: one instantiation per dtype combination). Kernels compile with ASCENDC_TPL_KERNEL, ASCENDC_CPU_DEBUG and
 # __CCE_KT_TEST__ (the macro CANN's CPU twin builds define).
 set(ASCENDC_TWIN_DIR ${CMAKE_CURRENT_LIST_DIR}/.. CACHE INTERNAL "the twin's ascendc/ folder")
 
 function(ascendc_twin_add_kernel target)
-  cmake_parse_arguments(A "" "KERNEL;TILING_KEY_HEADER" "SOURCES;INCLUDES;DEFINES" ${ARGN})
+  cmake_parse_arguments(A "" "KERNEL;TILING_KEY_HEADER;SOURCE_NAME" "SOURCES;INCLUDES;DEFINES" ${ARGN})
+  set(src_name ${A_KERNEL})
+  if(A_SOURCE_NAME)
+    set(src_name ${A_SOURCE_NAME})
+  endif()
   if(NOT A_KERNEL OR NOT A_SOURCES)
     message(FATAL_ERROR "ascendc_twin_add_kernel(${target}): KERNEL and SOURCES are required")
   endif()
@@ -52,12 +57,12 @@ function(ascendc_twin_add_kernel target)
     set(kinds -)
     foreach(abs IN LISTS sources)
       file(READ ${abs} text)
-      string(REGEX MATCH "void[ \t\r\n]+${A_KERNEL}[ \t\r\n]*\\(([^)]*)\\)" sig "${text}")
+      string(REGEX MATCH "void[ \t\r\n]+${src_name}[ \t\r\n]*\\(([^)]*)\\)" sig "${text}")
       if(sig)
         string(REGEX MATCHALL "GM_ADDR" gm "${CMAKE_MATCH_1}")
         list(LENGTH gm nargs)
       endif()
-      string(REGEX MATCH "template[ \t\r\n]*<([^>]*)>[ \t\r\n]*(__global__[ \t\r\n]+)?(__aicore__[ \t\r\n]+)?void[ \t\r\n]+${A_KERNEL}[ \t\r\n]*\\(" tpl "${text}")
+      string(REGEX MATCH "template[ \t\r\n]*<([^>]*)>[ \t\r\n]*(__global__[ \t\r\n]+)?(__aicore__[ \t\r\n]+)?void[ \t\r\n]+${src_name}[ \t\r\n]*\\(" tpl "${text}")
       if(tpl)
         string(REPLACE "," ";" tparams "${CMAKE_MATCH_1}")
         set(kinds "")

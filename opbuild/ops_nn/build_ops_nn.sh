@@ -80,6 +80,29 @@ for entry in ${entries[@]+"${entries[@]}"}; do
 done
 [ ${#good[@]} -gt 0 ] || { say "nothing could be built"; exit 1; }
 
+# One package holds each aclnn function once: a directory that defines one an earlier
+# directory already defines (ops-nn has versions of an operator that keep its API, e.g.
+# relu_grad and relu_grad_v2 both give aclnnThresholdBackward) is left out, with a message.
+declare -A owner=()
+kept=()
+for entry in "${good[@]}"; do
+  name=${entry%%=*}
+  symbols=$(find "$bdir/CMakeFiles/opsnn_obj_$name.dir" -name '*.o' -exec nm --defined-only -g {} + 2>/dev/null |
+            awk '$2 == "T" && $3 ~ /^aclnn/ { print $3 }' | sort -u)
+  clash=""
+  for sym in $symbols; do
+    if [ -n "${owner[$sym]:-}" ]; then clash="$sym (also in ${owner[$sym]})"; break; fi
+  done
+  if [ -n "$clash" ]; then
+    echo "$name: left out of the package: it defines $clash; build it alone (--ops=$name)"
+    failed=1
+    continue
+  fi
+  for sym in $symbols; do owner[$sym]=$name; done
+  kept+=("$entry")
+done
+good=("${kept[@]}")
+
 list=$(IFS=';'; echo "${good[*]}")
 configure "$list" || { say "configuring failed:"; tail -n 30 "$bdir/configure.log"; exit 1; }
 if ! cmake --build "$bdir" --target opsnn_cust_opapi ascendcl nnopbase cust_opapi -j "$jobs" >"$bdir/package.build.log" 2>&1; then

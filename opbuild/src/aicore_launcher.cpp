@@ -94,7 +94,19 @@ aclnnStatus Launch(const char *op_type, aclOpExecutor *executor, const op::mg::I
     if (rc != 0) return mgrt_fail(ACLNN_ERR_INNER_TILING_ERROR, "%s: %s", api, message);
     const char *file = mg_opdef_kernel_file(op_type);
     std::string kernel_name = file != nullptr ? file : SnakeCase(op_type);
-    const asc_twin_kernel *kernel = asc_twin_find(kernel_name.c_str(), run->tiling_key);
+    // the kernel of an <op>_apt.cpp file (ops-nn's arch35 kernels) is <op>
+    if (kernel_name.size() > 4 && kernel_name.compare(kernel_name.size() - 4, 4, "_apt") == 0)
+        kernel_name.resize(kernel_name.size() - 4);
+    // a kernel compiled once per dtype combination (DTYPE_<PARAM> macros) is registered as
+    // <kernel>__<the ge dtypes of its inputs and outputs>: that instantiation first
+    std::string combination = kernel_name + "_";
+    for (size_t i = 0; i < n_in + n_out; i++) {
+        const mg_tensor_info &t = i < n_in ? run->inputs[i] : run->outputs[i - n_in];
+        combination += "_" + (t.present ? std::to_string(t.dtype) : std::string("x"));
+    }
+    const asc_twin_kernel *kernel = asc_twin_find(combination.c_str(), run->tiling_key);
+    if (kernel != nullptr) kernel_name = combination;
+    if (kernel == nullptr) kernel = asc_twin_find(kernel_name.c_str(), run->tiling_key);
     if (kernel == nullptr)
         return mgrt_fail(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
                          "%s: no kernel %s for tiling key %llu of %s (is its op_kernel built, and does its "

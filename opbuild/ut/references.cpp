@@ -84,7 +84,50 @@ double ThresholdGrad(const double *in, const double *a, size_t n)
     return in[1] > t || std::isnan(in[1]) ? in[0] : 0.0;
 }
 
+// hardshrink'(x) = 1 where |x| > lambda (default 0.5), 0 elsewhere, times the gradient
+double HardShrinkGrad(const double *in, const double *a, size_t n)
+{
+    const double lambda = Attr(a, n, 0, 0.5);
+    return std::fabs(in[1]) > lambda ? in[0] : 0.0;
+}
+// leaky_relu'(x) = 1 for x > 0, the negative slope elsewhere, times the gradient
+double LeakyReluGrad(const double *in, const double *a, size_t n)
+{
+    const double slope = Attr(a, n, 0, 0.0);
+    return in[1] > 0 ? in[0] : slope * in[0];
+}
+// shrink(x; lambda, bias) = x - bias above lambda, x + bias below -lambda, 0 between
+double Shrink(const double *in, const double *a, size_t n)
+{
+    const double lambda = Attr(a, n, 0, 1.0), bias = Attr(a, n, 1, 1.0);
+    return in[0] > lambda ? in[0] - bias : in[0] < -lambda ? in[0] + bias : 0.0;
+}
+// softshrink(x; lambda) = shrink with bias = lambda (default 0.5)
+double Softshrink(const double *in, const double *a, size_t n)
+{
+    const double lambda = Attr(a, n, 0, 0.5);
+    return in[0] > lambda ? in[0] - lambda : in[0] < -lambda ? in[0] + lambda : 0.0;
+}
+// silu_mul(x, y) = silu(x) * y
+double SiluMul(const double *in, const double *, size_t) { return in[0] * Sigmoid(in[0]) * in[1]; }
+
 const Reference table[] = {
+    // the aclnn entries opbuild generates from an OpDef (aclnn<Type>; inputs, then attributes,
+    // in the definition's order)
+    {"aclnnCeluV2", Celu},
+    {"aclnnCeluV3", Celu},
+    {"aclnnHardShrink", HardShrink},
+    {"aclnnHardShrinkGrad", HardShrinkGrad},
+    {"aclnnHardSigmoidGradV2", HardSigmoidGrad},
+    {"aclnnHardSwishV2", HardSwish},
+    {"aclnnLeakyReluGradV2", LeakyReluGrad},
+    {"aclnnLeakyreluV2", LeakyRelu},
+    {"aclnnLogsigmoidV2", LogSigmoid},
+    {"aclnnReluV2", Relu},
+    {"aclnnShrink", Shrink},
+    {"aclnnSoftPlusV2", SoftplusRef},
+    {"aclnnSoftshrink", Softshrink},
+    {"aclnnSiluMul", SiluMul},
     {"aclnnMish", Mish},
     {"aclnnMishAsc", Mish},
     {"aclnnMishBackward", MishGrad},
@@ -93,6 +136,7 @@ const Reference table[] = {
     {"aclnnRelu6", Relu6},
     {"aclnnSigmoid", SigmoidRef},
     {"aclnnSoftsign", Softsign},
+    {"aclnnSoftsignAsc", Softsign},
     {"aclnnLogSigmoid", LogSigmoid},
     {"aclnnSoftplus", SoftplusRef},
     {"aclnnSelu", Selu},

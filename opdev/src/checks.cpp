@@ -103,6 +103,32 @@ bool CheckBroadcast(const aclTensor *a, const char *an, const aclTensor *b, cons
     return false;
 }
 
+bool CheckBroadcastInfer(const aclTensor *a, const char *an, const aclTensor *b, const char *bn, Shape &out)
+{
+    if (BroadcastInferShape(a->GetViewShape(), b->GetViewShape(), out)) return true;
+    mgrt_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s %s and %s %s cannot be broadcast together", CurrentApi(), an,
+              ToString(a->GetViewShape()).GetString(), bn, ToString(b->GetViewShape()).GetString());
+    return false;
+}
+
+bool CheckDimension(const aclTensor *t, const char *name, size_t dims)
+{
+    const size_t n = t->GetDimNum();
+    if (n == dims) return true;
+    mgrt_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has %zu dims, expected %zu", CurrentApi(), name, n, dims);
+    return false;
+}
+
+bool CheckDtypeSupported(const aclScalar *s, const char *name, std::initializer_list<DataType> list)
+{
+    DataType d = s->GetDataType();
+    for (DataType x : list)
+        if (x == d) return true;
+    mgrt_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s has dtype %s, which is not supported; supported: %s", CurrentApi(),
+              name, mg_dtype_name(d), List(list).c_str());
+    return false;
+}
+
 bool CheckCommInput(const void *workspaceSize, const void *executor)
 {
     if (workspaceSize == nullptr) {

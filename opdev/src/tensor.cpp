@@ -93,6 +93,28 @@ op::DataType aclScalar::GetDataType() const
                                                                             : ge::DT_UNDEFINED;
 }
 
+std::vector<int64_t> aclIntArray::ToVector() const
+{
+    uint64_t n = 0;
+    if (aclGetIntArraySize(this, &n) != ACLNN_SUCCESS || n == 0) return {};
+    std::vector<int64_t> values(n);
+    if (nnop_int_array_values(this, values.data(), n, &n) != ACLNN_SUCCESS) return {};
+    values.resize(n);
+    return values;
+}
+
+uint64_t aclIntArray::Size() const
+{
+    uint64_t n = 0;
+    return aclGetIntArraySize(this, &n) == ACLNN_SUCCESS ? n : 0;
+}
+
+int64_t aclIntArray::operator[](size_t i) const
+{
+    const std::vector<int64_t> values = ToVector();
+    return i < values.size() ? values[i] : 0;
+}
+
 double aclScalar::ToDouble() const
 {
     aclDataType t = ACL_DT_UNDEFINED;

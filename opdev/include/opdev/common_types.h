@@ -22,6 +22,8 @@ using Shape = gert::Shape;
 template <typename T, size_t N = 8> using FVector = std::vector<T>;
 using Strides = FVector<int64_t, 25>;
 using ShapeVector = FVector<int64_t, 25>;
+/* the most dims an aclnn operator takes (opbase's constant) */
+constexpr size_t MAX_DIM_NUM = 8;
 } // namespace op
 
 struct aclTensor {
@@ -53,6 +55,15 @@ struct aclScalar {
     int32_t ToInt32() const { return static_cast<int32_t>(ToDouble()); }
     bool ToBool() const { return ToDouble() != 0.0; }
     template <typename T> T ToValue() const { return static_cast<T>(ToDouble()); }
+};
+
+/* An aclIntArray token: its length and values (libnnopbase's copy, read on each call). */
+struct aclIntArray {
+    aclIntArray() = delete;
+    uint64_t Size() const;
+    /* element i, or 0 past the end */
+    int64_t operator[](size_t i) const;
+    std::vector<int64_t> ToVector() const;
 };
 
 struct aclOpExecutor {

@@ -41,6 +41,18 @@ inline int GetSizeByDataType(DataType t)
     int size = mg_dtype_size(static_cast<int>(t));
     return size > 0 ? size : -1;
 }
+/* A format value's primary format (its low 8 bits) and sub-format (the 16 above). */
+inline int32_t GetPrimaryFormat(int32_t format) { return static_cast<int32_t>(static_cast<uint32_t>(format) & 0xFFu); }
+inline int32_t GetSubFormat(int32_t format)
+{
+    return static_cast<int32_t>((static_cast<uint32_t>(format) >> 8) & 0xFFFFu);
+}
+/* Bytes of `count` elements of `t`, -1 for a type without a whole-byte size or a negative count. */
+inline int64_t GetSizeInBytes(int64_t count, DataType t)
+{
+    const int size = GetSizeByDataType(t);
+    return size > 0 && count >= 0 ? count * size : -1;
+}
 } // namespace ge
 
 #endif

@@ -1,7 +1,10 @@
 /* register/op_def_registry.h: ops::OpDef and its builders (metadef's asc register names).
    Here a definition records, for opbuild, the kernel file (ExtendCfgInfo "opFile.value")
    and the input/output counts; formats, flags and per-SoC configs are accepted and kept
-   only as far as they are read back. */
+   only as far as they are read back. OP_ADD also keeps a copy of each definition (its
+   inputs, outputs and their dtype lists, attributes with kind and default) in
+   ops::mg::OpDefs(): opbuild's aclnn generator reads them, as CANN's build reads the
+   definitions to generate the aclnn entry of an operator without a written op_api. */
 #ifndef MG_REGISTER_OP_DEF_REGISTRY_H_
 #define MG_REGISTER_OP_DEF_REGISTRY_H_
 
@@ -44,22 +47,46 @@ private:
     std::vector<ge::Format> formats_;
 };
 
+/* An attribute's kind as the definition declares it (the generated aclnn parameter's type:
+   Float double, Int int64_t, Bool bool, String char *, the lists aclIntArray/aclFloatArray/
+   aclBoolArray) and its default (numbers only). */
+enum class MgAttrKind { NONE, FLOAT, INT, BOOL, STRING, LIST_INT, LIST_FLOAT, LIST_BOOL };
+
 class OpAttrDef {
 public:
     explicit OpAttrDef(const char *name) : name_(name) {}
     OpAttrDef &AttrType(Option o) { option_ = o; return *this; }
-    OpAttrDef &Float(float = 0.0f) { return *this; }
-    OpAttrDef &Int(int64_t = 0) { return *this; }
-    OpAttrDef &Bool(bool = false) { return *this; }
-    OpAttrDef &String(const char * = "") { return *this; }
-    OpAttrDef &ListInt(std::vector<int64_t> = {}) { return *this; }
-    OpAttrDef &ListFloat(std::vector<float> = {}) { return *this; }
-    OpAttrDef &ListBool(std::vector<bool> = {}) { return *this; }
+    /* Float() declares the kind alone; Float(v) also a default */
+    OpAttrDef &Float() { return Kind(MgAttrKind::FLOAT, 0.0, false); }
+    OpAttrDef &Float(float v) { return Kind(MgAttrKind::FLOAT, v); }
+    OpAttrDef &Int() { return Kind(MgAttrKind::INT, 0.0, false); }
+    OpAttrDef &Int(int64_t v) { return Kind(MgAttrKind::INT, static_cast<double>(v)); }
+    OpAttrDef &Bool() { return Kind(MgAttrKind::BOOL, 0.0, false); }
+    OpAttrDef &Bool(bool v) { return Kind(MgAttrKind::BOOL, v ? 1.0 : 0.0); }
+    OpAttrDef &String(const char * = "") { return Kind(MgAttrKind::STRING, 0.0); }
+    OpAttrDef &ListInt(std::vector<int64_t> = {}) { return Kind(MgAttrKind::LIST_INT, 0.0); }
+    OpAttrDef &ListFloat(std::vector<float> = {}) { return Kind(MgAttrKind::LIST_FLOAT, 0.0); }
+    OpAttrDef &ListBool(std::vector<bool> = {}) { return Kind(MgAttrKind::LIST_BOOL, 0.0); }
     OpAttrDef &Comment(const char *) { return *this; }
+    const std::string &Name() const { return name_; }
+    Option GetAttrType() const { return option_; }
+    MgAttrKind GetKind() const { return kind_; }
+    double GetDefault() const { return default_; }
+    bool HasDefault() const { return has_default_; }
 
 private:
+    OpAttrDef &Kind(MgAttrKind k, double v, bool has_default = true)
+    {
+        kind_ = k;
+        default_ = v;
+        has_default_ = has_default;
+        return *this;
+    }
     std::string name_;
     Option option_ = REQUIRED;
+    MgAttrKind kind_ = MgAttrKind::NONE;
+    double default_ = 0.0;
+    bool has_default_ = false;
 };
 
 class OpAICoreConfig {
@@ -115,12 +142,12 @@ public:
     template <typename F> OpDef &SetInferShapeRange(F) { return *this; }
     template <typename F> OpDef &SetInferDataType(F) { return *this; }
     OpDef &Comment(const char *) { return *this; }
-    /* OP_ADD: records what opbuild needs under the type name. */
-    void Record() const
-    {
-        mg_registry_set_opdef(type_, aicore_.KernelFile().c_str(), static_cast<int>(inputs_.size()),
-                              static_cast<int>(outputs_.size()));
-    }
+    /* OP_ADD: records what opbuild needs under the type name, and keeps the definition. */
+    void Record() const;
+    const char *Type() const { return type_; }
+    const std::vector<OpParamDef> &Inputs() const { return inputs_; }
+    const std::vector<OpParamDef> &Outputs() const { return outputs_; }
+    const std::vector<OpAttrDef> &Attrs() const { return attrs_; }
 
 private:
     const char *type_;
@@ -128,6 +155,22 @@ private:
     std::vector<OpAttrDef> attrs_;
     OpAICoreDef aicore_;
 };
+
+namespace mg {
+/* Every definition OP_ADD added in this program, in the order of the static constructors. */
+inline std::vector<OpDef> &OpDefs()
+{
+    static std::vector<OpDef> defs;
+    return defs;
+}
+} // namespace mg
+
+inline void OpDef::Record() const
+{
+    mg_registry_set_opdef(type_, aicore_.KernelFile().c_str(), static_cast<int>(inputs_.size()),
+                          static_cast<int>(outputs_.size()));
+    mg::OpDefs().push_back(*this);
+}
 
 template <typename T> struct OpDefAdder {
     explicit OpDefAdder(const char *type) { T(type).Record(); }

@@ -26,6 +26,10 @@ bool CheckMinDim(const aclTensor *t, const char *name, size_t min);
 bool CheckShapeEqual(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
 bool CheckShapeExpected(const aclTensor *a, const char *an, const Shape &expected);
 bool CheckBroadcast(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
+/* the broadcast shape of a and b into `out`, or false (message set) when they do not broadcast */
+bool CheckBroadcastInfer(const aclTensor *a, const char *an, const aclTensor *b, const char *bn, Shape &out);
+bool CheckDimension(const aclTensor *t, const char *name, size_t dims);
+bool CheckDtypeSupported(const aclScalar *s, const char *name, std::initializer_list<DataType> list);
 bool CheckCommInput(const void *workspaceSize, const void *executor);
 } // namespace mg
 } // namespace op
@@ -99,6 +103,19 @@ bool CheckCommInput(const void *workspaceSize, const void *executor);
         if (!op::mg::CheckBroadcast((a), #a, (b), #b)) {          \
             retExpr;                                              \
         }                                                         \
+    } while (0)
+#define OP_CHECK_BROADCAST_AND_INFER_SHAPE(a, b, shape, retExpr)        \
+    do {                                                                 \
+        if (!op::mg::CheckBroadcastInfer((a), #a, (b), #b, (shape))) {   \
+            retExpr;                                                     \
+        }                                                                \
+    } while (0)
+/* the tensor must have exactly `dims` dims */
+#define OP_CHECK_WRONG_DIMENSION(tensor, dims, retExpr)                  \
+    do {                                                                 \
+        if (!op::mg::CheckDimension((tensor), #tensor, (dims))) {        \
+            retExpr;                                                     \
+        }                                                                \
     } while (0)
 #define OP_CHECK_RESULT_DTYPE_CAST_FAILED(from, to, retExpr)                                            \
     do {                                                                                                \

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "exe_graph/runtime/storage_shape.h"
+#include "exe_graph/runtime/tensor.h"
 #include "graph/types.h"
 
 namespace fe {
@@ -87,8 +88,14 @@ public:
             out_desc_[i].info_ = run->outputs[i];
             Fill(in_shape_[i], run->inputs[i]);
             Fill(out_shape_[i], run->outputs[i]);
+            Fill(in_tensor_[i].MutableShape(), run->inputs[i]);
+            in_tensor_[i].SetDataType(static_cast<ge::DataType>(run->inputs[i].dtype));
+            in_tensor_[i].SetFormat(static_cast<ge::Format>(run->inputs[i].format));
         }
     }
+    /* An input's description as a tensor (its values are not modelled: exe_graph/runtime/tensor.h). */
+    const Tensor *GetInputTensor(size_t i) const { return Present(i, true) ? &in_tensor_[i] : nullptr; }
+    const Tensor *GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
     const StorageShape *GetInputShape(size_t i) const { return Present(i, true) ? &in_shape_[i] : nullptr; }
     const StorageShape *GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
     const StorageShape *GetDynamicInputShape(size_t i, size_t j) const { return GetInputShape(i + j); }
@@ -155,6 +162,7 @@ private:
     TilingData data_;
     CompileTimeTensorDesc in_desc_[MG_MAX_IO], out_desc_[MG_MAX_IO];
     StorageShape in_shape_[MG_MAX_IO], out_shape_[MG_MAX_IO];
+    Tensor in_tensor_[MG_MAX_IO];
 };
 } // namespace gert
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "exe_graph/runtime/tiling_context.h"
+#include "platform/soc_spec.h"
 
 namespace platform_ascendc {
 enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
@@ -41,6 +42,17 @@ public:
         case 5: return SocVersion::ASCEND910_93;
         case 6: return SocVersion::ASCEND950;
         default: return SocVersion::ASCEND910B;
+        }
+    }
+    /* The architecture of that SoC (platform/soc_spec.h). */
+    NpuArch GetCurNpuArch() const
+    {
+        switch (GetSocVersion()) {
+        case SocVersion::ASCEND910: return NpuArch::DAV_1001;
+        case SocVersion::ASCEND310P: return NpuArch::DAV_2002;
+        case SocVersion::ASCEND310B: return NpuArch::DAV_3002;
+        case SocVersion::ASCEND950: return NpuArch::DAV_3510;
+        default: return NpuArch::DAV_2201;
         }
     }
     uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const
