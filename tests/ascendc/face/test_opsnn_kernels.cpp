@@ -6,6 +6,9 @@
 //   1 hard_shrink (experimental/activation): y = x where |x| > lambd, else 0
 //   2 celu (experimental/activation): y = 3 * alpha3 where x >= 0, else alpha1 * (exp(x / alpha2) - 1)
 //   3 soft_margin_loss (experimental/loss): l = log(1 + exp(-t * x)); none, mean, sum
+//   4 log_softmax_v2 (experimental/activation), 2-D float: y = x - max - log(sum exp(x - max))
+//     per row (its level-0 counter-mode reductions run through the twin's mask model)
+//   5 l1_loss_grad (experimental/loss), float: y = grads * sign(predict - label) * scale
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +28,14 @@
 #include "celu_tiling_data.h"
 #include "celu_tiling_key.h"
 #define OPSNN_NAME "celu"
+#elif OPSNN_OP == 4
+#include "log_softmax_v2_tiling_data.h"
+#include "log_softmax_v2_tiling_key.h"
+#define OPSNN_NAME "log_softmax_v2"
+#elif OPSNN_OP == 5
+#include "l1_loss_grad_tiling_data.h"
+#include "l1_loss_grad_tiling_key.h"
+#define OPSNN_NAME "l1_loss_grad"
 #else
 #include "soft_margin_loss_tiling_data.h"
 #include "soft_margin_loss_tiling_key.h"
@@ -209,6 +220,94 @@ TEST(OpsNnKernels, CeluFloatAndHalfAgainstFloat64)
         asc_twin_gm_free(out);
         asc_twin_gm_free(ws);
     }
+}
+#elif OPSNN_OP == 4
+// 2-D float rows of 1024 (whole 32-element blocks) over 3 blocks against float64; rows of
+// 1000: the kernel reads each row with DataCopy of the row's length rounded up to 32
+// elements, so the last row reads 24 floats past the input, which the twin reports
+TEST(OpsNnKernels, LogSoftmaxV2RowsAgainstFloat64AndTheLastRowsOverRead)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const int m = 7, n = pass == 0 ? 1024 : 1000;
+        auto *x = static_cast<float *>(asc_twin_gm_alloc(static_cast<size_t>(m) * n * 4));
+        auto *y = static_cast<float *>(asc_twin_gm_alloc(static_cast<size_t>(m) * n * 4));
+        auto *ws = static_cast<uint8_t *>(asc_twin_gm_alloc(32));
+        for (int i = 0; i < m * n; i++) x[i] = static_cast<float>((i * 53) % 211 - 105) / 16.0f;
+        LogSoftmaxV2TilingData t{};
+        t.axis = 1;
+        t.dims = 2;
+        t.shape[0] = m;
+        t.shape[1] = n;
+        const KernelRun r = Launch(GET_TPL_TILING_KEY(ELEMENTWISE_TPL_SCH_MODE_0), 3,
+                                   {reinterpret_cast<uint8_t *>(x), reinterpret_cast<uint8_t *>(y), ws}, t);
+        if (pass == 1) {
+            EXPECT_EQ(r.status, 507015);
+            EXPECT_EQ(r.msg, "log_softmax_v2 block 2: DataCopy: GM bytes [24000, 28096) of the source run 96 bytes "
+                             "past the end of its GmAlloc block (28000 bytes)");
+        } else {
+            ASSERT_EQ(r.status, 0) << r.msg;
+            double worst = 0;
+            for (int row = 0; row < m; row++) {
+                double mx = -1e300, sum = 0;
+                for (int j = 0; j < n; j++) mx = std::fmax(mx, x[row * n + j]);
+                for (int j = 0; j < n; j++) sum += std::exp(x[row * n + j] - mx);
+                for (int j = 0; j < n; j++) {
+                    const double want = x[row * n + j] - mx - std::log(sum);
+                    const double e = std::fabs(y[row * n + j] - want) / std::fmax(1.0, std::fabs(want));
+                    if (e > worst) worst = e;
+                }
+            }
+            EXPECT_LT(worst, 2e-6);
+        }
+        asc_twin_gm_free(x);
+        asc_twin_gm_free(y);
+        asc_twin_gm_free(ws);
+    }
+}
+#elif OPSNN_OP == 5
+// float over 2 blocks of unequal size (1500 and 1400 elements, tiles of 512 with tails),
+// equal predict and label included (Sign of 0): each value is one IEEE product of the
+// exact grads * sign by the scale, so the comparison is exact
+TEST(OpsNnKernels, L1LossGradFloatExact)
+{
+    const int big = 1500, small = 1400, n = big + small, tile = 512;
+    auto *g = static_cast<float *>(asc_twin_gm_alloc(n * 4));
+    auto *p = static_cast<float *>(asc_twin_gm_alloc(n * 4));
+    auto *l = static_cast<float *>(asc_twin_gm_alloc(n * 4));
+    auto *y = static_cast<float *>(asc_twin_gm_alloc(n * 4));
+    auto *ws = static_cast<uint8_t *>(asc_twin_gm_alloc(32));
+    for (int i = 0; i < n; i++) {
+        g[i] = static_cast<float>((i * 29) % 101 - 50) / 8.0f;
+        p[i] = static_cast<float>((i * 7) % 13) * 0.25f;
+        l[i] = static_cast<float>((i * 5) % 11) * 0.25f; // equal to p now and then
+    }
+    L1LossGradTilingData t;
+    t.bigCoreDataNum = big;
+    t.smallCoreDataNum = small;
+    t.tileDataNum = tile;
+    t.finalBigTileNum = (big + tile - 1) / tile;
+    t.finalSmallTileNum = (small + tile - 1) / tile;
+    t.bigTailDataNum = big - (t.finalBigTileNum - 1) * tile;
+    t.smallTailDataNum = small - (t.finalSmallTileNum - 1) * tile;
+    t.tailBlockNum = 1;
+    t.scaleValue = 1.0f / static_cast<float>(n); // reduction mean
+    const KernelRun r = Launch(GET_TPL_TILING_KEY(L1LOSSGRAD_TPL_SCH_MODE_0), 2,
+                               {reinterpret_cast<uint8_t *>(g), reinterpret_cast<uint8_t *>(p),
+                                reinterpret_cast<uint8_t *>(l), reinterpret_cast<uint8_t *>(y), ws}, t);
+    ASSERT_EQ(r.status, 0) << r.msg;
+    int wrong = 0, zeros = 0;
+    for (int i = 0; i < n; i++) {
+        const float sgn = p[i] > l[i] ? 1.0f : p[i] < l[i] ? -1.0f : 0.0f;
+        zeros += sgn == 0.0f;
+        wrong += y[i] != g[i] * sgn * t.scaleValue;
+    }
+    EXPECT_EQ(wrong, 0);
+    EXPECT_GT(zeros, 0);
+    asc_twin_gm_free(g);
+    asc_twin_gm_free(p);
+    asc_twin_gm_free(l);
+    asc_twin_gm_free(y);
+    asc_twin_gm_free(ws);
 }
 #else
 // float32: none over 3 blocks against log1p(exp(-t * x)) in float64. mean and sum (one
