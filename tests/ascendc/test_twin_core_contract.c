@@ -301,4 +301,43 @@ MG_TEST(a_widening_cast_over_its_source_reads_first) {
     asc_twin_gm_free(out);
 }
 
+/* ---- a null GM address is refused ---------------------------------------------------------- */
+
+static int null_gm_returned = 7;
+
+/* DataCopy from, then to, a GlobalTensor whose address is null (SetGlobalBuffer never called) */
+static void null_gm(uint8_t *const *args) {
+    int32_t which;
+    memcpy(&which, args[0], sizeof which);
+    const asc_twin_gm_ref nowhere = {NULL, 256, ASC_TWIN_F32};
+    asc_twin_ub_ref ub = {asc_twin_ub_base(), 256, ASC_TWIN_F32};
+    if (which == 0) {
+        null_gm_returned = asc_twin_copy_gm_to_ub(ub, nowhere, 8);
+    } else {
+        if (asc_twin_duplicate(ub, 1.0, 64) != 0) return;
+        null_gm_returned = asc_twin_copy_ub_to_gm(nowhere, ub, 8);
+    }
+}
+
+static const asc_twin_kernel null_gm_kernel = {"twin_test_null_gm", 0, 1, null_gm};
+
+MG_TEST(a_null_gm_address_is_refused) {
+    int32_t *which = asc_twin_gm_alloc(sizeof *which);
+    MG_CHECK(which != NULL);
+    for (int32_t i = 0; which != NULL && i < 2; i++) {
+        *which = i;
+        null_gm_returned = 7;
+        uint8_t *args[1] = {(uint8_t *)which};
+        asc_twin_launch_args a = {&null_gm_kernel, 1, args, 1, NULL, 0};
+        MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+        const char *m = aclGetRecentErrMsg();
+        if (m == NULL || strstr(m, "GM address is null") == NULL)
+            MG_FAIL("%s: message \"%s\"", i == 0 ? "GM -> UB" : "UB -> GM", m ? m : "(null)");
+        else
+            MG_CHECK(1);
+        MG_CHECK_EQ_INT(null_gm_returned, -1);
+    }
+    asc_twin_gm_free(which);
+}
+
 MG_TEST_MAIN()
