@@ -559,19 +559,16 @@ stream **streams_pin_all(long *count) {
     for (stream *s = stream_live_list; s != NULL; s = s->next_live)
         if (!s->retiring) n++;
     stream **pinned = n > 0 ? malloc(n * sizeof *pinned) : NULL;
-    if (n > 0 && pinned == NULL) {
-        pthread_mutex_unlock(&stream_lock);
-        *count = -1;
-        return NULL;
-    }
     size_t at = 0;
-    for (stream *s = stream_live_list; s != NULL; s = s->next_live)
+    for (stream *s = stream_live_list; pinned != NULL && s != NULL; s = s->next_live)
         if (!s->retiring) {
             pinned[at++] = s;
             stream_pin_locked(s);
         }
+    /* One unlock for both outcomes: the out-of-memory path (plain malloc, which no planted
+       fault reaches) has no unlock of its own to lose. */
     pthread_mutex_unlock(&stream_lock);
-    *count = (long)n;
+    *count = n > 0 && pinned == NULL ? -1 : (long)n;
     return pinned;
 }
 

@@ -11,6 +11,7 @@
  *   - asc_twin/vec.h: "Returns 0, or -1 after a report": an instruction given a type it does not
  *     take, an unknown instruction, a DataCopy with an unaligned UB side each report and return
  *     -1 (seed 29's survivors: dtype_error returning 0, a report deleted, the alignment flag 0);
+ *   - queue.h's TQue of depth > 1 is first in, first out (DeQue gives the oldest EnQue);
  *   - vec_cast.c: a cast into a wider destination that overlaps its source partially reads
  *     each source element before anything overwrites it (a warning, not an error, by default).
  */
@@ -170,6 +171,37 @@ MG_TEST(reports_from_many_blocks_make_one_whole_message) {
     }
 }
 
+/* ---- a queue deeper than one gives its tensors back first in, first out ------------------------ */
+
+static int fifo_wrong = -1;
+
+/* A queue of depth 2 with 2 buffers, 40 rounds (the ring's head passes its end): EnQue b, then
+   the other, DeQue twice: b first. */
+static void fifo(uint8_t *const *args) {
+    (void)args;
+    asc_twin_que q;
+    asc_twin_que_init(&q, 2, 2);
+    int wrong = 0;
+    const int a0 = asc_twin_que_alloc(&q), a1 = asc_twin_que_alloc(&q);
+    wrong += a0 != 0 || a1 != 1;
+    for (int round = 0; round < 40; round++) {
+        const int first = round & 1, second = 1 - first;
+        wrong += asc_twin_que_enque(&q, first) != first;
+        wrong += asc_twin_que_enque(&q, second) != second;
+        wrong += asc_twin_que_deque(&q) != first;
+        wrong += asc_twin_que_deque(&q) != second;
+    }
+    fifo_wrong = wrong;
+}
+
+static const asc_twin_kernel fifo_kernel = {"twin_test_fifo", 0, 0, fifo};
+
+MG_TEST(a_deeper_queue_dequeues_in_enqueue_order) {
+    asc_twin_launch_args a = {&fifo_kernel, 1, NULL, 0, NULL, 0};
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0);
+    MG_CHECK_EQ_INT(fifo_wrong, 0);
+}
+
 /* ---- an instruction refusing its operands reports and returns -1 ----------------------------- */
 
 static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt) {
@@ -271,6 +303,45 @@ MG_TEST(a_widening_cast_over_its_source_reads_first) {
                        (double)first / 4);
     else MG_CHECK(1);
     asc_twin_gm_free(out);
+}
+
+/* ---- a null GM address is refused ---------------------------------------------------------- */
+
+static int null_gm_returned = 7;
+
+/* DataCopy from, then to, a GlobalTensor whose address is null (SetGlobalBuffer never called) */
+static void null_gm(uint8_t *const *args) {
+    int32_t which;
+    memcpy(&which, args[0], sizeof which);
+    const asc_twin_gm_ref nowhere = {NULL, 256, ASC_TWIN_F32};
+    asc_twin_ub_ref ub = {asc_twin_ub_base(), 256, ASC_TWIN_F32};
+    if (which == 0) {
+        null_gm_returned = asc_twin_copy_gm_to_ub(ub, nowhere, 8);
+    } else {
+        if (asc_twin_duplicate(ub, 1.0, 64) != 0) return;
+        null_gm_returned = asc_twin_copy_ub_to_gm(nowhere, ub, 8);
+    }
+}
+
+static const asc_twin_kernel null_gm_kernel = {"twin_test_null_gm", 0, 1, null_gm};
+
+MG_TEST(a_null_gm_address_is_refused) {
+    int32_t *which = asc_twin_gm_alloc(sizeof *which);
+    MG_CHECK(which != NULL);
+    for (int32_t i = 0; which != NULL && i < 2; i++) {
+        *which = i;
+        null_gm_returned = 7;
+        uint8_t *args[1] = {(uint8_t *)which};
+        asc_twin_launch_args a = {&null_gm_kernel, 1, args, 1, NULL, 0};
+        MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
+        const char *m = aclGetRecentErrMsg();
+        if (m == NULL || strstr(m, "GM address is null") == NULL)
+            MG_FAIL("%s: message \"%s\"", i == 0 ? "GM -> UB" : "UB -> GM", m ? m : "(null)");
+        else
+            MG_CHECK(1);
+        MG_CHECK_EQ_INT(null_gm_returned, -1);
+    }
+    asc_twin_gm_free(which);
 }
 
 MG_TEST_MAIN()
