@@ -68,7 +68,9 @@ status=0
 
 cc=${CC:-cc}
 echo "run.sh: C example ($cc)"
-for example in test_aclnn_mish_grad_v2 test_aclnn_mish; do
+# every C example here (test_aclnn_<op>.c), so a new operator's example needs no line
+for source in "$examples_dir"/test_aclnn_*.c; do
+  example=$(basename "$source" .c)
   "$cc" -std=c11 -O2 -Wall -Wextra "${include_flags[@]}" \
     "$examples_dir/$example.c" -o "$out_dir/${example}_c" "${link_flags[@]}" -lm
   "$out_dir/${example}_c" || status=1
@@ -77,7 +79,8 @@ done
 cxx=${CXX:-g++}
 if command -v "$cxx" >/dev/null 2>&1; then
   echo "run.sh: C++ example ($cxx)"
-  for example in test_aclnn_mish_grad_v2 test_aclnn_mish test_aclnn_inplace_mish; do
+  for source in "$examples_dir"/test_aclnn_*.cpp; do
+    example=$(basename "$source" .cpp)
     "$cxx" -O2 -Wall -Wextra "${include_flags[@]}" "$examples_dir/$example.cpp" -o "$out_dir/${example}_cpp" \
       "${link_flags[@]}"
     "$out_dir/${example}_cpp" || status=1

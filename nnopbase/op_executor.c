@@ -405,85 +405,12 @@ static int32_t run_task(void *opaque) {
 
 static void release_task(void *opaque) { mgrt_free(opaque); }
 
-/* What phase 2 checked and will use: the slots' addresses at one instant, and the memory
-   blocks it holds pinned until the work is queued. */
+/* The slots' addresses phase 2 uses, read at one instant. */
 typedef struct launch_state {
     void *inputs[MAX_SLOTS], *outputs[MAX_SLOTS];
-    const void *pinned[1 + 2 * MAX_SLOTS];
-    int pin_count;
 } launch_state;
 
-static void unpin_memory(launch_state *state) {
-    for (int i = 0; i < state->pin_count; i++) mgrt_mem_unpin(state->pinned[i]);
-    state->pin_count = 0;
-}
-
 static uint64_t storage_bytes(const nnop_view *view) { return (uint64_t)view->storage_elems * (uint64_t)view->elem_size; }
-
-/* Re-checks the addresses aclSet*TensorAddr may have changed since phase 1, pinning each
-   storage: alignment, the whole storage (in BYTES) inside one live block, and the overlap
-   rule between the slots read and written in place. */
-static aclnnStatus check_addresses(const char *api, const executor *e, launch_state *state) {
-    for (int output = 0; output <= 1; output++) {
-        uint32_t count = output ? e->output_count : e->input_count;
-        for (uint32_t i = 0; i < count; i++) {
-            const slot *s = output ? &e->outputs[i] : &e->inputs[i];
-            void *data = output ? state->outputs[i] : state->inputs[i];
-            if (!s->has_view || s->view.numel == 0) continue;
-            if (data != NULL && (uintptr_t)data % (uintptr_t)s->view.elem_size != 0)
-                return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                                    "%s: %s (%s) at %p is not aligned to its %lld-byte elements", api, s->name,
-                                    e->op_name, data, (long long)s->view.elem_size);
-            if (!mgrt_mem_pin(data, storage_bytes(&s->view)))
-                return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                                    "%s: %s (%s) at %p, %llu bytes, is not inside one live aclrtMalloc block "
-                                    "or aclrtHostRegister range (freed, unregistered, or a refreshed "
-                                    "address that is too small)",
-                                    api, s->name, e->op_name, data, (unsigned long long)storage_bytes(&s->view));
-            state->pinned[state->pin_count++] = data;
-        }
-    }
-    for (uint32_t o = 0; o < e->output_count; o++) {
-        const slot *out = &e->outputs[o];
-        if (!out->has_view || !out->direct) continue;
-        for (uint32_t i = 0; i < e->input_count; i++) {
-            const slot *in = &e->inputs[i];
-            if (!in->has_view || !in->direct) continue;
-            if (nnop_views_conflict(&in->view, state->inputs[i], &out->view, state->outputs[o]))
-                return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                                    "%s: refreshed addresses make %s overlap %s partially; only exact in-place "
-                                    "is allowed for a planned executor (run the first phase again)",
-                                    api, in->name, out->name);
-        }
-    }
-    return ACLNN_SUCCESS;
-}
-
-/* The plan writes its dense copies into the workspace while it reads and writes the
-   tensors, so the range phase 1 reported, [workspace, workspace + its size), must not meet
-   any tensor's storage at the addresses this launch uses (CANN does not check this; there it
-   gives wrong results silently). An empty plan's workspace is never touched: any pointer. */
-static aclnnStatus check_workspace_apart(const char *api, const executor *e, const void *workspace,
-                                         const launch_state *state) {
-    if (e->workspace_size == 0 || workspace == NULL) return ACLNN_SUCCESS;
-    const uintptr_t ws_lo = (uintptr_t)workspace, ws_hi = ws_lo + e->workspace_size;
-    for (int output = 0; output <= 1; output++) {
-        uint32_t count = output ? e->output_count : e->input_count;
-        for (uint32_t i = 0; i < count; i++) {
-            const slot *s = output ? &e->outputs[i] : &e->inputs[i];
-            const void *data = output ? state->outputs[i] : state->inputs[i];
-            if (!s->has_view || s->view.numel == 0 || data == NULL) continue;
-            const uintptr_t lo = (uintptr_t)data, hi = lo + storage_bytes(&s->view);
-            if (lo < ws_hi && ws_lo < hi)
-                return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                                    "%s: workspace [%p, +%llu bytes) overlaps the storage of %s (%s) [%p, +%llu "
-                                    "bytes); the workspace must be memory no tensor of the call uses",
-                                    api, workspace, (unsigned long long)e->workspace_size, s->name, e->op_name,
-                                    data, (unsigned long long)storage_bytes(&s->view));
-        }
-    }
-    return ACLNN_SUCCESS;
-}
 
 static void *resolve(const launch_state *state, nnop_buffer buffer, void *workspace) {
     unsigned char *base;
@@ -495,34 +422,66 @@ static void *resolve(const launch_state *state, nnop_buffer buffer, void *worksp
     return base == NULL ? NULL : base + buffer.byte_offset;
 }
 
-static aclnnStatus check_workspace(const char *api, const executor *e, void *workspace, uint64_t workspace_size,
-                                   launch_state *state) {
-    uint64_t needed = e->workspace_size;
-    if (needed == 0) return ACLNN_SUCCESS;
-    if (workspace == NULL)
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_NULLPTR, "%s: workspace is NULL but %llu bytes are needed", api,
-                            (unsigned long long)needed);
-    if (workspace_size < needed)
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                            "%s: workspaceSize %llu is smaller than the %llu bytes the first phase reported", api,
-                            (unsigned long long)workspace_size, (unsigned long long)needed);
-    /* The dense buffers in it hold elements of up to 8 bytes. */
-    int64_t widest = 1;
-    for (uint32_t i = 0; i < e->input_count + e->output_count; i++) {
-        const slot *s = i < e->input_count ? &e->inputs[i] : &e->outputs[i - e->input_count];
-        if (s->has_view && s->view.elem_size > widest) widest = s->view.elem_size;
+/* What the runtime's fill callback needs to write the task */
+typedef struct task_source {
+    const executor *e;
+    const launch_state *state;
+    void *workspace;
+} task_source;
+
+static void fill_task(void *opaque, void *ctx) {
+    launch_task *task = opaque;
+    const task_source *src = ctx;
+    const executor *e = src->e;
+    task->step_count = e->step_count;
+    for (uint32_t i = 0; i < e->step_count; i++) {
+        const plan_step *step = &e->steps[i];
+        /* Copy only the bytes a step uses: most carry far fewer than NNOP_MAX_STEP_PARAMS. */
+        task->steps[i].fn = step->fn;
+        task->steps[i].name = step->name;
+        task->steps[i].buffer_count = step->buffer_count;
+        task->steps[i].params_size = step->params_size;
+        memcpy(task->steps[i].params, step->params, step->params_size);
+        for (uint32_t b = 0; b < step->buffer_count; b++)
+            task->resolved[i][b] = resolve(src->state, step->buffers[b], src->workspace);
     }
-    if ((uintptr_t)workspace % (uintptr_t)widest != 0)
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                            "%s: workspace %p is not aligned to the %lld-byte elements it holds (aclrtMalloc gives "
-                            "64-byte aligned memory)",
-                            api, workspace, (long long)widest);
-    if (!mgrt_mem_pin(workspace, needed))
-        return mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID,
-                            "%s: workspace [%p, +%llu bytes) is not inside one live aclrtMalloc block", api, workspace,
-                            (unsigned long long)needed);
-    state->pinned[state->pin_count++] = workspace;
-    return ACLNN_SUCCESS;
+}
+
+/* The tensors of a launch as the runtime checks and queues them: every slot with elements,
+   inputs then outputs, at the addresses this launch uses: its storage (pinned, checked),
+   and the elements it touches (a strided view only its elements, not its whole extent, so
+   that a launch on another stream over the elements in its gaps is not taken for a race;
+   the geometry leaf builds it, size-1 dims left out before the byte multiplication). */
+static size_t launch_tensors(const executor *e, const launch_state *state, mgrt_launch_tensor *tensors) {
+    size_t count = 0;
+    for (int output = 0; output <= 1; output++) {
+        uint32_t n = output ? e->output_count : e->input_count;
+        for (uint32_t i = 0; i < n; i++) {
+            const slot *sl = output ? &e->outputs[i] : &e->inputs[i];
+            void *data = output ? state->outputs[i] : state->inputs[i];
+            if (!sl->has_view || sl->view.numel == 0) continue;
+            mgrt_launch_tensor *t = &tensors[count++];
+            memset(t, 0, sizeof *t);
+            t->name = sl->name;
+            t->storage = data;
+            t->storage_bytes = storage_bytes(&sl->view);
+            t->elem_bytes = (uint64_t)sl->view.elem_size;
+            t->direct = sl->direct;
+            mg_strided g;
+            mg_strided_of_view(&g, data, sl->view.elem_size, sl->view.rank, sl->view.dims, sl->view.strides,
+                               sl->view.min_elem, sl->view.max_elem, sl->view.numel, sl->view.contiguous);
+            t->access.ptr = (const void *)g.base;
+            t->access.bytes = g.bytes;
+            t->access.write = output;
+            t->access.rank = g.rank;
+            t->access.elem_bytes = g.rank != 0 ? g.elem_bytes : 0;
+            for (int d = 0; d < g.rank; d++) {
+                t->access.dims[d] = g.dims[d];
+                t->access.strides[d] = g.strides[d];
+            }
+        }
+    }
+    return count;
 }
 
 aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t workspace_size,
@@ -549,74 +508,35 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
         return not_live(api, executor_handle, ": a single-use executor runs once (launched on another thread)");
     }
 
-    aclnnStatus status = check_workspace(api, e, workspace, workspace_size, &state);
-    if (status == ACLNN_SUCCESS) status = check_addresses(api, e, &state);
-    if (status == ACLNN_SUCCESS) status = check_workspace_apart(api, e, workspace, &state);
-    launch_task *task = NULL;
-    uint64_t work_elements = e->work_elements;
-    if (status == ACLNN_SUCCESS) {
-        task = mgrt_malloc(sizeof *task + e->step_count * sizeof(plan_step));
-        if (task == NULL)
-            status = mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory queueing the work (an allocation failed)",
-                                  api);
+    /* One trip down: the runtime pins and checks the workspace and every tensor (liveness,
+       alignment, the in-place rule, the workspace apart), makes the task, and queues it with
+       the race check; the pins drop once it is queued or refused. */
+    int64_t widest = 1; /* the workspace's dense buffers hold elements of up to 8 bytes */
+    for (uint32_t i = 0; i < e->input_count + e->output_count; i++) {
+        const slot *sl = i < e->input_count ? &e->inputs[i] : &e->outputs[i - e->input_count];
+        if (sl->has_view && sl->view.elem_size > widest) widest = sl->view.elem_size;
     }
-    if (status == ACLNN_SUCCESS) {
-        task->step_count = e->step_count;
-        for (uint32_t i = 0; i < e->step_count; i++) {
-            const plan_step *step = &e->steps[i];
-            /* Copy only the bytes a step uses: most carry far fewer than NNOP_MAX_STEP_PARAMS. */
-            task->steps[i].fn = step->fn;
-            task->steps[i].name = step->name;
-            task->steps[i].buffer_count = step->buffer_count;
-            task->steps[i].params_size = step->params_size;
-            memcpy(task->steps[i].params, step->params, step->params_size);
-            for (uint32_t b = 0; b < step->buffer_count; b++)
-                task->resolved[i][b] = resolve(&state, step->buffers[b], workspace);
-        }
-        if (task->step_count == 0) { /* nothing to do (an empty tensor), but the stream must be real */
-            release_task(task);
-            if (!mgrt_stream_is_valid(stream))
-                status = mgrt_fail_at(api, ACLNN_ERR_PARAM_INVALID, "%s: stream %p is not a live stream", api, stream);
-        } else {
-            /* The bytes this launch reads and writes, for the runtime's cross-stream race
-               check: each view's extent, and the whole workspace (written). */
-            mgrt_access accesses[2 * MAX_SLOTS + 1];
-            size_t access_count = 0;
-            for (int output = 0; output <= 1; output++) {
-                uint32_t count = output ? e->output_count : e->input_count;
-                for (uint32_t i = 0; i < count; i++) {
-                    const slot *sl = output ? &e->outputs[i] : &e->inputs[i];
-                    const unsigned char *data = output ? state.outputs[i] : state.inputs[i];
-                    if (!sl->has_view || sl->view.numel == 0 || data == NULL) continue;
-                    /* A strided view touches only its elements, not its whole extent: say
-                       which, so that a launch on another stream over the elements in its
-                       gaps (the other half of each row) is not taken for a race. The
-                       geometry leaf builds it (size-1 dims left out before the byte
-                       multiplication: their strides may be huge). */
-                    mg_strided g;
-                    mg_strided_of_view(&g, data, sl->view.elem_size, sl->view.rank, sl->view.dims, sl->view.strides,
-                                       sl->view.min_elem, sl->view.max_elem, sl->view.numel, sl->view.contiguous);
-                    mgrt_access *access = &accesses[access_count++];
-                    memset(access, 0, sizeof *access);
-                    access->ptr = (const void *)g.base;
-                    access->bytes = g.bytes;
-                    access->write = output;
-                    access->rank = g.rank;
-                    access->elem_bytes = g.rank != 0 ? g.elem_bytes : 0;
-                    for (int d = 0; d < g.rank; d++) {
-                        access->dims[d] = g.dims[d];
-                        access->strides[d] = g.strides[d];
-                    }
-                }
-            }
-            if (e->workspace_size > 0 && workspace != NULL)
-                accesses[access_count++] = (mgrt_access){.ptr = workspace, .bytes = e->workspace_size, .write = 1};
-            status = mgrt_stream_submit_access(api, stream, run_task, release_task, task, work_elements, accesses,
-                                               access_count);
-        }
-    }
-    /* Queued (or refused): a free of these blocks may go ahead now; it waits for the work. */
-    unpin_memory(&state);
+    mgrt_launch_tensor tensors[2 * MAX_SLOTS];
+    task_source source = {e, &state, workspace};
+    const mgrt_launch launch = {
+        .api = api,
+        .op_name = e->op_name,
+        .stream = stream,
+        .workspace = workspace,
+        .workspace_size = workspace_size,
+        .workspace_needed = e->workspace_size,
+        .workspace_align = (uint64_t)widest,
+        .tensors = tensors,
+        .tensor_count = launch_tensors(e, &state, tensors),
+        .task_bytes = sizeof(launch_task) + e->step_count * sizeof(plan_step),
+        .fill = fill_task,
+        .ctx = &source,
+        .steps = e->step_count,
+        .run = run_task,
+        .release = release_task,
+        .work_elements = e->work_elements,
+    };
+    aclnnStatus status = mgrt_launch_submit(&launch);
     unpin(executor_handle); /* a released executor (single-use, or destroyed meanwhile) goes here */
     return status;
 }

@@ -144,6 +144,52 @@ MGRT_API int32_t mgrt_stream_submit_access(const char *api, aclrtStream stream, 
    is initialized). */
 MGRT_API int mgrt_stream_is_valid(aclrtStream stream);
 
+/* ---- a planned launch, in one trip (runtime/stream_launch.c) -------------------------- */
+
+/* One tensor of a launch: its storage (pinned while the launch is checked and queued), the
+   element size its address must be aligned to, and the bytes it touches (access: its
+   geometry, write for an output). `direct`: the kernel reads or writes it where it lies, so
+   a read and a written direct tensor must be apart or exactly in place. */
+typedef struct mgrt_launch_tensor {
+    const char *name;
+    const void *storage;
+    uint64_t storage_bytes;
+    uint64_t elem_bytes;
+    int direct;
+    mgrt_access access;
+} mgrt_launch_tensor;
+
+/* Phase 2 of a planned executor, handed over at once. */
+typedef struct mgrt_launch {
+    const char *api;     /* named in messages */
+    const char *op_name; /* the operator, named with a tensor */
+    aclrtStream stream;
+    void *workspace;
+    uint64_t workspace_size;   /* as the caller gave it */
+    uint64_t workspace_needed; /* as phase 1 reported it (0: none is used) */
+    uint64_t workspace_align;  /* the widest element it holds */
+    const mgrt_launch_tensor *tensors; /* every tensor with elements: inputs, then outputs */
+    size_t tensor_count;
+    /* the task: task_bytes allocated once every check passed, filled by fill(task, ctx),
+       run and released by the stream; steps 0: nothing to run (only the stream is checked) */
+    size_t task_bytes;
+    void (*fill)(void *task, void *ctx);
+    void *ctx;
+    uint32_t steps;
+    mgrt_task_run_fn run;
+    mgrt_task_release_fn release;
+    uint64_t work_elements;
+} mgrt_launch;
+
+/* Checks and queues a launch, in this order, the first failure returned with its message
+   and nothing queued: the workspace (NULL while needed: 161001; smaller than needed, not
+   aligned, not inside one live block: 161002), each tensor's address (aligned, its storage
+   inside one live block: 161002), the direct tensors apart or exactly in place (161002), the
+   workspace apart from every tensor (161002), the task's memory (561000), then the stream
+   (live: 161002) and the race check against other streams (mgrt_stream_submit_access). The
+   storages and the workspace stay pinned until the task is queued or refused. */
+MGRT_API int32_t mgrt_launch_submit(const mgrt_launch *launch);
+
 /* ---- CPU features (runtime/cpu_features.c), asked once by the kernels' dispatch -------- */
 
 enum {

@@ -53,6 +53,8 @@ RUNTIME_TIERS = [
     ["stream_finalize.c"],
     # above memory and streams: copies and sets, and the memory calls that wait for streams
     ["acl_copy.c"],
+    # above memory and streams too: a planned launch in one trip (pins, checks, queueing)
+    ["stream_launch.c"],
     # the top: aclInit / aclFinalize
     ["acl_init.c"],
 ]

@@ -18,6 +18,16 @@
 
 /* ---- what an operator is to these tests ----------------------------------------------- */
 
+/* What the operator's documentation says of one product: it carries the operator, and
+   takes BFLOAT16 too. The products, in this order (test_soc_profiles.c's prefixes): Atlas A2
+   (Ascend910B), Atlas A3 (Ascend910_93), Ascend 950, the Atlas training series (Ascend910),
+   the Atlas inference series (Ascend310P), Atlas 200I/500 A2 (Ascend310B). */
+typedef struct ut_support {
+    int runs;
+    int bf16;
+} ut_support;
+#define UT_PRODUCT_COUNT 6
+
 typedef struct ut_op {
     const char *phase1_name;   /* as the messages name it */
     const char *phase2_name;
@@ -30,6 +40,8 @@ typedef struct ut_op {
     /* The exact result for inputs `in`, and the scale of its float32 error bound. */
     double (*reference)(const double *in, double *scale);
     double lo[2], hi[2];       /* ranges for random inputs */
+    /* its product table, written from its documentation (test_soc_profiles.c checks it) */
+    ut_support products[UT_PRODUCT_COUNT];
 } ut_op;
 
 /* ---- the operators: one header each, one line each in ops/ut_op_list.h ----------------- */

@@ -25,12 +25,16 @@ static inline double ut_mish_reference(const double *in, double *scale) {
     return ref;
 }
 
+/* ops-nn's docs/aclnnMish&aclnnInplaceMish.md: BFLOAT16 from the 910B class on, FLOAT and
+   FLOAT16 on the training series, neither the inference series (310P) nor the 310B */
+#define UT_MISH_PRODUCTS {{1, 1}, {1, 1}, {1, 1}, {1, 0}, {0, 0}, {0, 0}}
+
 static const ut_op UT_MISH = {
     "aclnnMishGetWorkspaceSize", "aclnnMish", 1, 0, {"self", "out", NULL},
-    ut_mish_phase1, aclnnMish, ut_mish_reference, {-12, 0}, {12, 0}};
+    ut_mish_phase1, aclnnMish, ut_mish_reference, {-12, 0}, {12, 0}, UT_MISH_PRODUCTS};
 static const ut_op UT_INPLACE_MISH = {
     "aclnnInplaceMishGetWorkspaceSize", "aclnnInplaceMish", 1, 1, {"selfRef", "selfRef", NULL},
-    ut_inplace_phase1, aclnnInplaceMish, ut_mish_reference, {-12, 0}, {12, 0}};
+    ut_inplace_phase1, aclnnInplaceMish, ut_mish_reference, {-12, 0}, {12, 0}, UT_MISH_PRODUCTS};
 UT_OP_LISTED(UT_MISH)
 UT_OP_LISTED(UT_INPLACE_MISH)
 

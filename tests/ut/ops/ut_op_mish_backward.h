@@ -25,7 +25,10 @@ static inline double ut_backward_reference(const double *in, double *scale) {
 
 static const ut_op UT_MISH_BACKWARD = {
     "aclnnMishBackwardGetWorkspaceSize", "aclnnMishBackward", 2, 0, {"gradOutput", "self", "gradInput"},
-    ut_backward_phase1, ut_backward_phase2, ut_backward_reference, {-4, -12}, {4, 12}};
+    ut_backward_phase1, ut_backward_phase2, ut_backward_reference, {-4, -12}, {4, 12},
+    /* the seed's table: BFLOAT16 from the 910B class on, FLOAT and FLOAT16 on the training
+       and inference series (910, 310P), not on the 310B */
+    {{1, 1}, {1, 1}, {1, 1}, {1, 0}, {1, 0}, {0, 0}}};
 UT_OP_LISTED(UT_MISH_BACKWARD)
 
 #endif /* UT_OP_MISH_BACKWARD_H_ */
