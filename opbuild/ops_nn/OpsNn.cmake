@@ -288,8 +288,20 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   list(APPEND _uts ${_gen_ut})
   if(_uts AND TARGET op_api_ut)
     add_executable(opsnn_ut_${_name} ${_uts})
+    # the include paths ops-nn's UTs write: "level2/aclnn_<op>.h" (where CANN installs the aclnn
+    # headers) and "../../../../op_host/op_api/..." (from a folder four below the operator's),
+    # as links in the build folder
+    set(_utinc ${PROJECT_BINARY_DIR}/opsnn_gen/${_name}/utinc)
+    file(MAKE_DIRECTORY ${_utinc}/a/b/c/d)
+    file(GLOB _api_header_dirs LIST_DIRECTORIES true ${_dir}/op_host/op_api ${_dir}/op_api)
+    list(APPEND _api_header_dirs ${_gen_include})
+    if(_api_header_dirs)
+      list(GET _api_header_dirs 0 _level2)
+      file(CREATE_LINK ${_level2} ${_utinc}/level2 SYMBOLIC)
+    endif()
+    file(CREATE_LINK ${_dir}/op_host ${_utinc}/op_host SYMBOLIC)
     target_include_directories(opsnn_ut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host/op_api
-                               ${_dir}/op_api ${_gen_include})
+                               ${_dir}/op_api ${_gen_include} ${_utinc} ${_utinc}/a/b/c/d)
     target_link_libraries(opsnn_ut_${_name} PRIVATE opsnn_cust_opapi op_api_ut opdev)
     target_compile_options(opsnn_ut_${_name} PRIVATE -Wno-error -w)
     if(MISHGRAD_OPS_NN_COMMON)
