@@ -9,7 +9,8 @@
 # blocker (the missing API and its file:line, or the first failed UT or example), then the
 # totals. One build folder is shared (SURVEY_BUILD_DIR, default build-survey), so the
 # project's libraries are built once; each operator's full output is kept there in
-# survey_<name>.out. The exit status is 0 when the survey ran, whatever the operators gave.
+# survey_<name>.out (SURVEY_REUSE=1 tabulates those again without building). The exit status
+# is 0 when the survey ran, whatever the operators gave.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ $# -lt 2 ]; then
@@ -41,8 +42,10 @@ rows=()
 for name in "${names[@]}"; do
   total=$((total + 1))
   out="$bdir/survey_$name.out"
-  MISHGRAD_BUILD_DIR="$bdir" bash "$root/build.sh" --ops-nn="$checkout" ${experimental[@]+"${experimental[@]}"} \
-    --ops="$name" -u --opapi -j"${JOBS:-2}" --prefix "$bdir/package" >"$out" 2>&1
+  if [ "${SURVEY_REUSE:-0}" != 1 ] || [ ! -f "$out" ]; then
+    MISHGRAD_BUILD_DIR="$bdir" bash "$root/build.sh" --ops-nn="$checkout" ${experimental[@]+"${experimental[@]}"} \
+      --ops="$name" -u --opapi -j"${JOBS:-2}" --prefix "$bdir/package" >"$out" 2>&1
+  fi
   # the driver's lines: "<name>: cannot be built: <file:line: error>", "<name>: N passed, M failed"
   blocker=$(sed -n "s/^$name: cannot be built: //p" "$out" | head -n 1)
   summary=$(sed -n "s/^$name: \([0-9]* passed, [0-9]* failed\)$/\1/p" "$out" | tail -n 1)
@@ -62,6 +65,12 @@ for name in "${names[@]}"; do
   lines=$(grep -E "^  $name: |^$name: (the UTs|no op_api)" "$out" |
           grep -vE "example [^ ]*: .*passed|example [^ ]*\.cpp: [^f]" | sed -E "s/^ *$name: //")
   note=$( (grep -vE "^no op_api UT" <<<"$lines"; grep -E "^no op_api UT" <<<"$lines") | grep -v '^$' | head -n 1)
+  # a failed UT: the reason its log gives first
+  reason=$(grep -m1 -hE " phase [12]: | on the stream: |out of tolerance|no float64 reference" \
+           "$bdir/opsnn_ut_$name.log" 2>/dev/null | cut -c1-220)
+  if [[ "$note" == "[  FAILED  ]"* ]] && [ -n "$reason" ]; then
+    note="$reason (${note#\[  FAILED  \] })"
+  fi
   [ "$passed" = 0 ] && [ "$failed" = 0 ] && note=${note:-"nothing to run"}
   rows+=("| $name | yes | $passed passed, $failed failed | $ok | ${note//|/\\|} |")
 done

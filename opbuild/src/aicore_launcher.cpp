@@ -98,9 +98,11 @@ aclnnStatus Launch(const char *op_type, aclOpExecutor *executor, const op::mg::I
     if (kernel_name.size() > 4 && kernel_name.compare(kernel_name.size() - 4, 4, "_apt") == 0)
         kernel_name.resize(kernel_name.size() - 4);
     // a kernel compiled once per dtype combination (DTYPE_<PARAM> macros) is registered as
-    // <kernel>__<the ge dtypes of its inputs and outputs>: that instantiation first
+    // <kernel>__<the ge dtypes of its required inputs and its outputs> (an optional input,
+    // which may be left out, is not in the name): that instantiation first
     std::string combination = kernel_name + "_";
     for (size_t i = 0; i < n_in + n_out; i++) {
+        if (i < n_in && mg_opdef_input_optional(op_type, i)) continue;
         const mg_tensor_info &t = i < n_in ? run->inputs[i] : run->outputs[i - n_in];
         combination += "_" + (t.present ? std::to_string(t.dtype) : std::string("x"));
     }

@@ -108,6 +108,12 @@ double Softshrink(const double *in, const double *a, size_t n)
     const double lambda = Attr(a, n, 0, 0.5);
     return in[0] > lambda ? in[0] - lambda : in[0] < -lambda ? in[0] + lambda : 0.0;
 }
+// swish(x; beta) = x / (1 + exp(-beta x)) (aclnnSwish's documented formula; beta 1 when absent)
+double Swish(const double *in, const double *a, size_t n)
+{
+    const double beta = Attr(a, n, 0, 1.0);
+    return in[0] * Sigmoid(beta * in[0]);
+}
 // silu_mul(x, y) = silu(x) * y
 double SiluMul(const double *in, const double *, size_t) { return in[0] * Sigmoid(in[0]) * in[1]; }
 
@@ -128,6 +134,7 @@ const Reference table[] = {
     {"aclnnSoftPlusV2", SoftplusRef},
     {"aclnnSoftshrink", Softshrink},
     {"aclnnSiluMul", SiluMul},
+    {"aclnnSwish", Swish},
     {"aclnnMish", Mish},
     {"aclnnMishAsc", Mish},
     {"aclnnMishBackward", MishGrad},

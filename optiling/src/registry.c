@@ -50,6 +50,11 @@ void mg_registry_set_opdef(const char *type, const char *kernel_file, int input_
     e->output_num = output_num;
 }
 
+void mg_registry_set_optional_inputs(const char *type, unsigned mask) {
+    mg_op_entry *e = entry_for(type);
+    if (e != NULL) e->optional_inputs = mask;
+}
+
 const mg_op_entry *mg_registry_find(const char *type) {
     for (size_t i = 0; i < count; i++)
         if (strcmp(table[i].type, type) == 0) return &table[i];

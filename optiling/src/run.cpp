@@ -24,6 +24,12 @@ extern "C" const char *mg_opdef_kernel_file(const char *op_type)
     return e != nullptr && e->kernel_file[0] != '\0' ? e->kernel_file : nullptr;
 }
 
+extern "C" int mg_opdef_input_optional(const char *op_type, size_t index)
+{
+    const mg_op_entry *e = mg_registry_find(op_type);
+    return e != nullptr && index < 32 && (e->optional_inputs >> index & 1u) != 0;
+}
+
 extern "C" int mg_optiling_run(mg_tiling_run *run, char *message, size_t cap)
 {
     const mg_op_entry *e = mg_registry_find(run->op_type);

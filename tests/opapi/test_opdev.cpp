@@ -105,6 +105,47 @@ int main()
     CHECK(m != nullptr && std::strstr(m, "out") != nullptr);
     CHECK(DemoGetWorkspaceSize(self, out, nullptr, &executor) == ACLNN_ERR_PARAM_NULLPTR);
 
+    // aclIntArray's face, the broadcast and dimension checks, a scalar's dtype check
+    const int64_t values[3] = {4, -1, 9};
+    aclIntArray *array = aclCreateIntArray(values, 3);
+    CHECK(array != nullptr && array->Size() == 3 && (*array)[0] == 4 && (*array)[2] == 9 && (*array)[3] == 0);
+    static_assert(op::MAX_DIM_NUM == 8, "opbase's constant");
+    int64_t d23[2] = {2, 3}, d13[2] = {1, 3}, d4[1] = {4}, s23[2] = {3, 1};
+    aclTensor *a = aclCreateTensor(d23, 2, ACL_FLOAT, s23, 0, ACL_FORMAT_ND, d23, 2, out_dev);
+    aclTensor *b = aclCreateTensor(d13, 2, ACL_FLOAT, s23, 0, ACL_FORMAT_ND, d13, 2, out_dev);
+    aclTensor *c = aclCreateTensor(d4, 1, ACL_FLOAT, s23 + 1, 0, ACL_FORMAT_ND, d4, 1, out_dev);
+    op::mg::DfxBegin("aclnnChecks");
+    auto broadcast = [](const aclTensor *x, const aclTensor *y, op::Shape &shape) {
+        OP_CHECK_BROADCAST_AND_INFER_SHAPE(x, y, shape, return false);
+        return true;
+    };
+    op::Shape shape;
+    CHECK(broadcast(a, b, shape) && shape.GetDimNum() == 2 && shape.GetDim(0) == 2 && shape.GetDim(1) == 3);
+    CHECK(!broadcast(a, c, shape));
+    m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "cannot be broadcast") != nullptr && std::strstr(m, "aclnnChecks") != nullptr);
+    auto dims = [](const aclTensor *x, size_t n) {
+        OP_CHECK_WRONG_DIMENSION(x, n, return false);
+        return true;
+    };
+    CHECK(dims(a, 2) && !dims(c, 2));
+    m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "1 dims, expected 2") != nullptr);
+    const float one = 1.0f;
+    aclScalar *scalar = aclCreateScalar(const_cast<float *>(&one), ACL_FLOAT);
+    auto scalar_ok = [](const aclScalar *alpha, std::initializer_list<op::DataType> list) {
+        OP_CHECK_DTYPE_NOT_SUPPORT(alpha, list, return false);
+        return true;
+    };
+    CHECK(scalar_ok(scalar, {DataType::DT_FLOAT}) && !scalar_ok(scalar, {DataType::DT_INT32}));
+    m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "alpha") != nullptr);
+    aclDestroyScalar(scalar);
+    aclDestroyTensor(a);
+    aclDestroyTensor(b);
+    aclDestroyTensor(c);
+    aclDestroyIntArray(array);
+
     aclDestroyTensor(ints);
     aclDestroyTensor(self);
     aclDestroyTensor(out);

@@ -14,6 +14,8 @@
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "graph/utils/type_utils.h"
+#include "op_host/tiling_base.h"
+#include "register/tilingdata_base.h"
 
 extern "C" int aclInit(const char *);
 extern "C" int aclFinalize(void);
@@ -84,6 +86,8 @@ public:
         this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).Format({ge::FORMAT_ND,
                                                                                             ge::FORMAT_ND});
         this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->Attr("alpha").AttrType(OPTIONAL).Float(0.25f);
+        this->Attr("steps").AttrType(REQUIRED).Int();
         OpAICoreConfig cfg;
         cfg.DynamicShapeSupportFlag(true).ExtendCfgInfo("opFile.value", "scale_demo");
         this->AICore().AddConfig("ascend910b", cfg);
@@ -92,6 +96,77 @@ public:
 OP_ADD(ScaleDemo);
 } // namespace ops
 
+
+// The older tiling data declaration: its bytes are the plain struct's with the same fields
+// (what opbuild generates for the kernel), padding included.
+namespace optiling {
+BEGIN_TILING_DATA_DEF(OldStyleTilingData)
+TILING_DATA_FIELD_DEF(int32_t, count);
+TILING_DATA_FIELD_DEF(int64_t, total);
+TILING_DATA_FIELD_DEF_ARR(float, 3, scales);
+TILING_DATA_FIELD_DEF(uint8_t, flag);
+TILING_DATA_FIELD_DEF(uint32_t, dtypeBytes);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(OldStyleDemo, OldStyleTilingData)
+} // namespace optiling
+struct OldStylePlain {
+    int32_t count;
+    int64_t total;
+    float scales[3];
+    uint8_t flag;
+    uint32_t dtypeBytes;
+};
+
+namespace optiling {
+// TilingBaseClass runs the steps in ops-nn's order and stops at the first failure; each step
+// appends its letter
+class OldStyleTiling : public TilingBaseClass {
+public:
+    explicit OldStyleTiling(gert::TilingContext *context) : TilingBaseClass(context) {}
+    char steps[16] = {0};
+
+protected:
+    void Step(char c) { steps[std::strlen(steps)] = c; }
+    bool IsCapable() override { Step('c'); return true; }
+    ge::graphStatus GetPlatformInfo() override { Step('p'); return ge::GRAPH_SUCCESS; }
+    ge::graphStatus GetShapeAttrsInfo() override
+    {
+        Step('s');
+        // GetInputTensor: the input's dtype and shapes (its values are not modelled)
+        const gert::Tensor *x = context_->GetInputTensor(0);
+        return x != nullptr && x->GetData<float>() == nullptr ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+    }
+    ge::graphStatus DoOpTiling() override
+    {
+        Step('o');
+        const gert::Tensor *x = context_->GetInputTensor(0);
+        OldStyleTilingData data;
+        data.set_count(static_cast<int32_t>(x->GetOriginShape().GetDimNum()));
+        data.set_total(x->GetShapeSize());
+        const float scales[3] = {0.5f, 2.0f, -1.0f};
+        data.set_scales(scales);
+        data.set_flag(7);
+        data.set_dtypeBytes(static_cast<uint32_t>(ge::GetSizeInBytes(1, x->GetDataType())));
+        data.SaveToBuffer(context_->GetRawTilingData()->GetData(), context_->GetRawTilingData()->GetCapacity());
+        context_->GetRawTilingData()->SetDataSize(data.GetDataSize());
+        context_->SetBlockDim(2);
+        return x->GetSize() == static_cast<size_t>(x->GetShapeSize()) * 2 ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+    }
+    ge::graphStatus DoLibApiTiling() override { Step('l'); return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 5; }
+    ge::graphStatus GetWorkspaceSize() override { Step('w'); return ge::GRAPH_SUCCESS; }
+    ge::graphStatus PostTiling() override { Step('t'); return ge::GRAPH_SUCCESS; }
+};
+static char old_style_steps[16];
+static ge::graphStatus OldStyleTilingFunc(gert::TilingContext *context)
+{
+    OldStyleTiling tiling(context);
+    ge::graphStatus ret = tiling.DoTiling();
+    std::memcpy(old_style_steps, tiling.steps, sizeof old_style_steps);
+    return ret;
+}
+IMPL_OP_OPTILING(OldStyleDemo).Tiling(OldStyleTilingFunc);
+} // namespace optiling
 
 static void set_input(mg_tiling_run &run, std::initializer_list<int64_t> dims, int dtype)
 {
@@ -147,6 +222,32 @@ int main()
     CHECK(run.outputs[0].storage.dim_num == 3 && run.outputs[0].storage.dims[2] == 7);
     CHECK(mg_opdef_kernel_file("ScaleDemo") != nullptr &&
           std::strcmp(mg_opdef_kernel_file("ScaleDemo"), "scale_demo") == 0);
+    // The older tiling data declaration through TilingBaseClass, on a float16 [4, 5] input.
+    std::memset(&run, 0, sizeof run);
+    run.op_type = "OldStyleDemo";
+    set_input(run, {4, 5}, ge::DT_FLOAT16);
+    CHECK(mg_optiling_run(&run, msg, sizeof msg) == 0);
+    CHECK(std::strcmp(optiling::old_style_steps, "spcolwt") == 0);
+    CHECK(run.tiling_key == 5 && run.block_dim == 2);
+    CHECK(run.tiling_size == sizeof(OldStylePlain));
+    OldStylePlain plain;
+    std::memcpy(&plain, run.tiling, sizeof plain);
+    CHECK(plain.count == 2 && plain.total == 20 && plain.scales[0] == 0.5f && plain.scales[1] == 2.0f &&
+          plain.scales[2] == -1.0f && plain.flag == 7 && plain.dtypeBytes == 2);
+    CHECK(ge::GetSizeInBytes(3, ge::DT_FLOAT) == 12 && ge::GetSizeInBytes(3, ge::DT_STRING) == -1);
+    CHECK(ge::GetPrimaryFormat(0x1234 << 8 | ge::FORMAT_NC1HWC0) == ge::FORMAT_NC1HWC0 &&
+          ge::GetSubFormat(0x1234 << 8 | ge::FORMAT_NC1HWC0) == 0x1234);
+    CHECK(platform_ascendc::PlatformAscendC().GetCurNpuArch() == NpuArch::DAV_2201);
+    // What OP_ADD keeps for opbuild's aclnn generator: parameters, dtype columns, attributes.
+    const ops::OpDef *scale = nullptr;
+    for (const ops::OpDef &d : ops::mg::OpDefs())
+        if (std::strcmp(d.Type(), "ScaleDemo") == 0) scale = &d;
+    CHECK(scale != nullptr && scale->Inputs().size() == 1 && scale->Outputs().size() == 1 &&
+          scale->Inputs()[0].Name() == "x" && scale->Inputs()[0].GetDataTypes().size() == 2 &&
+          scale->Outputs()[0].GetDataTypes()[1] == ge::DT_FLOAT16 && scale->Attrs().size() == 2 &&
+          scale->Attrs()[0].GetKind() == ops::MgAttrKind::FLOAT && scale->Attrs()[0].HasDefault() &&
+          scale->Attrs()[0].GetDefault() == 0.25 && scale->Attrs()[1].GetKind() == ops::MgAttrKind::INT &&
+          !scale->Attrs()[1].HasDefault());
     // securec: a count over the destination fails and writes nothing.
     char buf[4] = {1, 2, 3, 4};
     CHECK(memset_s(buf, 2, 0, 4) != EOK && buf[0] == 1);

@@ -37,6 +37,13 @@ public:
         values_ = std::move(v);
         return *this;
     }
+    /* the same from a vector of another arithmetic type (ops-nn's UTs pass vector<float>) */
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value && !std::is_same<T, double>::value>>
+    TensorDesc &Value(const std::vector<T> &v)
+    {
+        values_.assign(v.begin(), v.end());
+        return *this;
+    }
 
     std::vector<int64_t> shape_;
     aclDataType dtype_;

@@ -84,6 +84,8 @@ void mg_op_clear_last_error(void);
 int mg_optiling_infer_shape(mg_tiling_run *run, char *message, size_t cap);
 /* The kernel file an OpDef named for `op_type` (ExtendCfgInfo "opFile.value"), or NULL. */
 const char *mg_opdef_kernel_file(const char *op_type);
+/* Whether the OpDef of `op_type` declares input `index` OPTIONAL (0 without an OpDef). */
+int mg_opdef_input_optional(const char *op_type, size_t index);
 /* Whether `op_type` has a registered tiling. */
 int mg_optiling_has(const char *op_type);
 

@@ -17,12 +17,14 @@ typedef struct mg_op_entry {
     void (*compile_info_destroy)(void *);
     char kernel_file[128];       /* OpDef's ExtendCfgInfo("opFile.value", ...), or "" */
     int input_num, output_num;   /* OpDef's, -1 when no OpDef was added */
+    unsigned optional_inputs;    /* bit i: the OpDef's input i is OPTIONAL */
 } mg_op_entry;
 
 void mg_registry_set_tiling(const char *type, mg_fn tiling);
 void mg_registry_set_parse(const char *type, mg_fn parse, void *(*create)(void), void (*destroy)(void *));
 void mg_registry_set_infer_shape(const char *type, mg_fn infer_shape);
 void mg_registry_set_opdef(const char *type, const char *kernel_file, int input_num, int output_num);
+void mg_registry_set_optional_inputs(const char *type, unsigned mask);
 /* The entry for `type`, or NULL. Entries live for the process (registration is static). */
 const mg_op_entry *mg_registry_find(const char *type);
 

@@ -169,6 +169,10 @@ inline void OpDef::Record() const
 {
     mg_registry_set_opdef(type_, aicore_.KernelFile().c_str(), static_cast<int>(inputs_.size()),
                           static_cast<int>(outputs_.size()));
+    unsigned optional = 0;
+    for (size_t i = 0; i < inputs_.size() && i < 32; i++)
+        if (inputs_[i].GetParamType() == OPTIONAL) optional |= 1u << i;
+    mg_registry_set_optional_inputs(type_, optional);
     mg::OpDefs().push_back(*this);
 }
 
