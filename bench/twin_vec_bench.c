@@ -9,9 +9,11 @@
  *
  *   twin_vec_bench [n [tile_floats [repeats]]]    (default: n = 1e6 and 1e7, 8192, 10)
  *
- * Prints the CPU (/proc/cpuinfo) and load, then per dtype and n the best time of each, the
- * ratio and the largest difference between the two outputs (a sanity check). Run with
- * MISHGRAD_NUM_THREADS=1. Not a test.
+ * Prints the CPU (/proc/cpuinfo) and load, then per dtype and n the best wall time and the best
+ * process CPU time of each (the CPU time leaves out what other processes took of a shared
+ * core), the ratios, the largest difference between the two outputs (a sanity check) and a
+ * hash of the twin's output bytes (equal between builds when a change to the twin keeps every
+ * bit). Run with MISHGRAD_NUM_THREADS=1. Not a test.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -96,11 +98,16 @@ static void seed(uint8_t *const *args) {
 }
 static const asc_twin_kernel k_seed = {"twin_vec_bench_seed", 0, 4, seed};
 
-static double now(void) {
+static double clock_s(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+static double now(void) { return clock_s(CLOCK_MONOTONIC); }
+/* the process's CPU time: on a shared, loaded machine the wall time includes the time other
+   processes held the core; the CPU time does not (one block, one thread: nothing else of
+   this process runs meanwhile) */
+static double cpu_now(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
 
 static void cpu_name(char *out, size_t size) {
     snprintf(out, size, "unknown CPU");
@@ -159,26 +166,32 @@ static int run_case(int64_t n, int64_t tile, int repeats, int bf16) {
     uint8_t *args[4] = {g, x, y, (uint8_t *)p};
     asc_twin_launch_args a = {&k_seed, 1, args, 4, NULL, 0};
     mish_grad_v2_tile_fn native = bf16 ? k->bf16 : k->f32;
-    double best_twin = 1e30, best_native = 1e30;
+    double best_twin = 1e30, best_native = 1e30, cpu_twin = 1e30, cpu_native = 1e30;
     for (int r = 0; r < repeats; r++) {
-        double t0 = now();
+        double c0 = cpu_now(), t0 = now();
         if (asc_twin_run_sync(&a) != 0) {
             fprintf(stderr, "twin run failed\n");
             goto out;
         }
-        double t1 = now();
+        double t1 = now(), c1 = cpu_now();
         native(g, x, yn, (size_t)n);
-        double t2 = now();
+        double t2 = now(), c2 = cpu_now();
         if (t1 - t0 < best_twin) best_twin = t1 - t0;
         if (t2 - t1 < best_native) best_native = t2 - t1;
+        if (c1 - c0 < cpu_twin) cpu_twin = c1 - c0;
+        if (c2 - c1 < cpu_native) cpu_native = c2 - c1;
     }
     double worst = 0;
+    uint64_t hash = 14695981039346656037ull; /* FNV-1a of the twin's output bytes: equal across builds */
+    for (size_t i = 0; i < (size_t)n * es; i++) hash = (hash ^ y[i]) * 1099511628211ull;
     for (int64_t i = 0; i < n; i++) {
         double d = fabs((double)elem(y, bf16, i) - (double)elem(yn, bf16, i));
         if (d > worst) worst = d;
     }
-    printf("%-8s %9lld %5lld  %9.3f ms  %9.3f ms  %6.2fx  %.2e\n", bf16 ? "bfloat16" : "float32", (long long)n,
-           (long long)tile, best_twin * 1e3, best_native * 1e3, best_twin / best_native, worst);
+    printf("%-8s %9lld %5lld  %8.3f ms %8.3f ms %6.2fx  %8.3f ms %8.3f ms %6.2fx  %-9.2e  %016llx\n",
+           bf16 ? "bfloat16" : "float32", (long long)n, (long long)tile, best_twin * 1e3, best_native * 1e3,
+           best_twin / best_native, cpu_twin * 1e3, cpu_native * 1e3, cpu_twin / cpu_native, worst,
+           (unsigned long long)hash);
     rc = 0;
 out:
     asc_twin_gm_free(g);
@@ -210,7 +223,10 @@ int main(int argc, char **argv) {
            mish_grad_v2_kernels_get()->isa, repeats);
     printf("CPU: %s; load average %.2f %.2f %.2f; MISHGRAD_NUM_THREADS=%s\n", cpu, load[0], load[1], load[2],
            threads != NULL ? threads : "(unset)");
-    printf("%-8s %9s %5s  %12s  %12s  %7s  %s\n", "dtype", "n", "tile", "twin", "native", "ratio", "max |twin - native|");
+    printf("%-8s %9s %5s  %11s %11s %7s  %11s %11s %7s  %-9s  %s\n", "", "", "", "wall: twin", "native",
+           "ratio", "CPU: twin", "native", "ratio", "", "");
+    printf("%-8s %9s %5s  %11s %11s %7s  %11s %11s %7s  %-9s  %s\n", "dtype", "n", "tile", "", "", "", "", "", "",
+           "max diff", "twin output FNV-1a");
     int rc = 0;
     for (int bf16 = 0; bf16 < 2; bf16++) {
         if (n > 0) rc |= run_case(n, tile, repeats, bf16);
