@@ -174,60 +174,20 @@ static void cast_one(uint8_t *dst, asc_twin_dtype ddt, const uint8_t *src, asc_t
     twin_store_int(dst, ddt, i, r);
 }
 
-/* The conversions kernels use most, as loops over whole tiles: widening half/bfloat16 to
-   float (exact), and float to half/bfloat16 rounding to nearest, ties to even (CAST_RINT,
-   CAST_NONE) or away from zero (CAST_ROUND), saturating. They give the bits cast_one gives
-   (the Cast test checks both against values computed outside the twin). */
-static uint16_t f32_to_f16_nearest(float f, int ties_away) {
-    uint32_t u = twin_f32_to_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-    if (a == 0x7f800000u) return (uint16_t)(sign | 0x7c00u);
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7bffu); /* rounds past 65504: saturate */
-    if (a < 0x38800000u) {
-        if (a < 0x33000000u) return sign; /* below 2^-25: 0 in both */
-        uint32_t man = (a & 0x7fffffu) | 0x800000u;
-        int shift = 126 - (int)(a >> 23);
-        uint32_t keep = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (ties_away || (keep & 1u)))) keep++;
-        return (uint16_t)(sign | keep);
-    }
-    uint32_t r = a - 0x38000000u;
-    r = ties_away ? (r + 0x1000u) >> 13 : (r + 0xfffu + ((r >> 13) & 1u)) >> 13;
-    return (uint16_t)(sign | r);
-}
-
-static uint16_t f32_to_bf16_nearest(float f, int ties_away) {
-    uint32_t u = twin_f32_to_bits(f), a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
-    if (a == 0x7f800000u) return (uint16_t)(u >> 16);
-    uint32_t r = ties_away ? (u + 0x8000u) >> 16 : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-    if ((r & 0x7fffu) == 0x7f80u) r = (r & 0x8000u) | 0x7f7fu; /* rounded to infinity: saturate */
-    return (uint16_t)r;
-}
-
-/* 1 when the conversion ran here */
+/* The conversions kernels use most run as loops over whole tiles that vectorize (vec_math.c):
+   widening half/bfloat16 to float (exact), and float to half/bfloat16 rounding to nearest,
+   ties to even (CAST_RINT, CAST_NONE) or away from zero (CAST_ROUND), saturating. They give
+   the bits cast_one gives (the Cast test checks both against values computed outside the
+   twin). 1 when the conversion ran there. */
 static int cast_fast(uint8_t *d, asc_twin_dtype ddt, const uint8_t *s, asc_twin_dtype sdt, asc_twin_round_mode mode,
                      size_t n) {
     if (ddt == ASC_TWIN_F32 && (sdt == ASC_TWIN_F16 || sdt == ASC_TWIN_BF16)) {
-        for (size_t i = 0; i < n; i++) {
-            uint16_t h;
-            memcpy(&h, s + 2 * i, 2);
-            float f = sdt == ASC_TWIN_F16 ? twin_f16_to_f32(h) : twin_bf16_to_f32(h);
-            memcpy(d + 4 * i, &f, 4);
-        }
+        twin_widen_to_f32(d, s, sdt, n);
         return 1;
     }
     int nearest = mode == ASC_TWIN_CAST_NONE || mode == ASC_TWIN_CAST_RINT || mode == ASC_TWIN_CAST_ROUND;
     if (sdt == ASC_TWIN_F32 && (ddt == ASC_TWIN_F16 || ddt == ASC_TWIN_BF16) && nearest) {
-        int away = mode == ASC_TWIN_CAST_ROUND;
-        for (size_t i = 0; i < n; i++) {
-            float f;
-            memcpy(&f, s + 4 * i, 4);
-            uint16_t h = ddt == ASC_TWIN_F16 ? f32_to_f16_nearest(f, away) : f32_to_bf16_nearest(f, away);
-            memcpy(d + 2 * i, &h, 2);
-        }
+        twin_narrow_nearest(d, ddt, s, mode == ASC_TWIN_CAST_ROUND, n);
         return 1;
     }
     return 0;

@@ -132,4 +132,11 @@ void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n);
 void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n);
 void twin_f32_scalar(asc_twin_scalar_op op, float *d, const float *a, float s, size_t n);
 
+/* ---- Cast's common conversions (vec_math.c), loops that vectorize: the bits vec_cast.c's
+   exact path gives. Half or bfloat16 to float (exact), and float to half or bfloat16 to
+   nearest (ties to even, or away from zero when `ties_away`), saturating at the largest
+   finite value, NaN kept quiet. d and s may start at the same address (d no wider). */
+void twin_widen_to_f32(uint8_t *d, const uint8_t *s, asc_twin_dtype sdt, size_t n);
+void twin_narrow_nearest(uint8_t *d, asc_twin_dtype ddt, const uint8_t *s, int ties_away, size_t n);
+
 #endif /* ASC_TWIN_VEC_INTERNAL_H_ */

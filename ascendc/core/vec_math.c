@@ -80,6 +80,76 @@ void twin_store_f32(uint8_t *dst, asc_twin_dtype dtype, const float *in, size_t 
     }
 }
 
+/* ---- Cast's conversions to and from float ------------------------------------------ */
+
+TWIN_CLONES void twin_widen_to_f32(uint8_t *d, const uint8_t *s, asc_twin_dtype sdt, size_t n) {
+    if (sdt == ASC_TWIN_F16) {
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h;
+            memcpy(&h, s + 2 * i, 2);
+            float f = twin_f16_to_f32(h);
+            memcpy(d + 4 * i, &f, 4);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h;
+            memcpy(&h, s + 2 * i, 2);
+            uint32_t u = (uint32_t)h << 16;
+            memcpy(d + 4 * i, &u, 4);
+        }
+    }
+}
+
+/* Straight-line integer arithmetic and selects (each case computed, the right one picked)
+   so that the loops vectorize; every shift amount stays within [0, 31]. */
+static inline __attribute__((always_inline)) uint16_t narrow_f16(uint32_t u, int away) {
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    /* below 2^-14: the significand shifted right by 14 to 24 places, rounded */
+    uint32_t man = (a & 0x7fffffu) | 0x800000u;
+    int32_t sh = 126 - (int32_t)(a >> 23);
+    sh = sh < 1 ? 1 : sh > 31 ? 31 : sh;
+    uint32_t keep = man >> sh, rem = man & ((1u << sh) - 1u), half = 1u << (sh - 1);
+    uint32_t up = rem > half || (rem == half && (away || (keep & 1u)));
+    uint32_t sub = keep + up;
+    /* normal: rebias 127 -> 15 and round the 13 dropped bits */
+    uint32_t r = a - 0x38000000u;
+    uint32_t norm = away ? (r + 0x1000u) >> 13 : (r + 0xfffu + ((r >> 13) & 1u)) >> 13;
+    uint32_t v = a < 0x38800000u ? sub : norm;
+    v = a < 0x33000000u ? 0u : v;                              /* below 2^-25: 0 in both */
+    v = a >= 0x477ff000u ? 0x7bffu : v;                        /* rounds past 65504: saturate */
+    v = a == 0x7f800000u ? 0x7c00u : v;                        /* infinity */
+    v = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : v; /* NaN, quiet */
+    return (uint16_t)(sign | v);
+}
+
+static inline __attribute__((always_inline)) uint16_t narrow_bf16(uint32_t u, int away) {
+    uint32_t a = u & 0x7fffffffu;
+    uint32_t r = away ? (u + 0x8000u) >> 16 : (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    r = (r & 0x7fffu) == 0x7f80u ? (r & 0x8000u) | 0x7f7fu : r; /* rounded to infinity: saturate */
+    r = a == 0x7f800000u ? u >> 16 : r;
+    r = a > 0x7f800000u ? (u >> 16) | 0x40u : r;
+    return (uint16_t)r;
+}
+
+TWIN_CLONES void twin_narrow_nearest(uint8_t *d, asc_twin_dtype ddt, const uint8_t *s, int ties_away, size_t n) {
+    /* one loop per format and tie rule: each vectorizes with its constants */
+#define TWIN_NARROW_LOOP(fn, away)                \
+    for (size_t i = 0; i < n; i++) {              \
+        uint32_t u;                               \
+        memcpy(&u, s + 4 * i, 4);                 \
+        uint16_t h = fn(u, away);                 \
+        memcpy(d + 2 * i, &h, 2);                 \
+    }
+    if (ddt == ASC_TWIN_F16) {
+        if (ties_away) TWIN_NARROW_LOOP(narrow_f16, 1)
+        else TWIN_NARROW_LOOP(narrow_f16, 0)
+    } else {
+        if (ties_away) TWIN_NARROW_LOOP(narrow_bf16, 1)
+        else TWIN_NARROW_LOOP(narrow_bf16, 0)
+    }
+#undef TWIN_NARROW_LOOP
+}
+
 int64_t twin_load_int(const uint8_t *src, asc_twin_dtype dtype, size_t i) {
     switch (dtype) {
     case ASC_TWIN_I8: { int8_t v; memcpy(&v, src + i, 1); return v; }
