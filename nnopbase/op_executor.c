@@ -460,8 +460,7 @@ static size_t launch_tensors(const executor *e, const launch_state *state, mgrt_
             const slot *sl = output ? &e->outputs[i] : &e->inputs[i];
             void *data = output ? state->outputs[i] : state->inputs[i];
             if (!sl->has_view || sl->view.numel == 0) continue;
-            mgrt_launch_tensor *t = &tensors[count++];
-            memset(t, 0, sizeof *t);
+            mgrt_launch_tensor *t = &tensors[count++]; /* every field set below; dims past rank unread */
             t->name = sl->name;
             t->storage = data;
             t->storage_bytes = storage_bytes(&sl->view);

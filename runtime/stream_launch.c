@@ -7,7 +7,6 @@
  * streams (queueing); neither calls up here.
  */
 #include <stdint.h>
-#include <string.h>
 
 #include "mg_strided.h"
 #include "runtime_internal.h"
@@ -47,8 +46,8 @@ static int32_t check_workspace(const mgrt_launch *l, pins *p) {
     return 0;
 }
 
+/* Only the first rank dims are read: no zeroing of the rest (phase 2 is on every call's path). */
 static void geometry_of(const mgrt_launch_tensor *t, mg_strided *g) {
-    memset(g, 0, sizeof *g);
     g->base = (uintptr_t)t->access.ptr;
     g->bytes = t->access.bytes;
     g->elem_bytes = t->access.rank != 0 ? t->access.elem_bytes : t->elem_bytes;
@@ -135,13 +134,20 @@ static int32_t queue(const mgrt_launch *l) {
     mgrt_access accesses[MAX_PINS];
     size_t count = 0;
     for (size_t i = 0; i < l->tensor_count && count < MAX_PINS - 1; i++) accesses[count++] = l->tensors[i].access;
-    if (l->workspace_needed > 0 && l->workspace != NULL)
-        accesses[count++] = (mgrt_access){.ptr = l->workspace, .bytes = l->workspace_needed, .write = 1};
+    if (l->workspace_needed > 0 && l->workspace != NULL) {
+        mgrt_access *ws = &accesses[count++]; /* rank 0: a plain range, its dims never read */
+        ws->ptr = l->workspace;
+        ws->bytes = l->workspace_needed;
+        ws->write = 1;
+        ws->rank = 0;
+        ws->elem_bytes = 0;
+    }
     return mgrt_stream_submit_access(l->api, l->stream, l->run, l->release, task, l->work_elements, accesses, count);
 }
 
 int32_t mgrt_launch_submit(const mgrt_launch *l) {
-    pins p = {.count = 0};
+    pins p;
+    p.count = 0; /* only the first count entries are read */
     int32_t status = check_workspace(l, &p);
     if (status == 0) status = check_tensors(l, &p);
     if (status == 0) status = check_workspace_apart(l);
