@@ -46,22 +46,23 @@ static int count_ub_side(const char *role, asc_twin_ub_ref t, asc_twin_dtype oth
 }
 
 int asc_twin_copy_gm_to_ub(asc_twin_ub_ref dst, asc_twin_gm_ref src, uint64_t count) {
-    uint64_t bytes;
+    uint64_t bytes, real;
     if (count_ub_side("destination", dst, src.dtype, count, &bytes) != 0 ||
-        twin_check_gm("DataCopy", "source", src, 0, bytes) != 0)
+        twin_check_gm_copy("DataCopy", "source", src, 0, bytes, &real) != 0)
         return -1;
-    memcpy(dst.addr, src.addr, (size_t)bytes);
+    memcpy(dst.addr, src.addr, (size_t)real);
+    memset(dst.addr + real, 0, (size_t)(bytes - real)); /* aclrtMalloc's padding, read as zeros */
     twin_sv_set(twin_shadow(dst.addr), bytes, 1);
     return 0;
 }
 
 int asc_twin_copy_ub_to_gm(asc_twin_gm_ref dst, asc_twin_ub_ref src, uint64_t count) {
-    uint64_t bytes;
+    uint64_t bytes, real;
     if (count_ub_side("source", src, dst.dtype, count, &bytes) != 0 ||
-        twin_check_gm("DataCopy", "destination", dst, 0, bytes) != 0 ||
+        twin_check_gm_copy("DataCopy", "destination", dst, 0, bytes, &real) != 0 ||
         twin_check_written("DataCopy", "the source tensor", src.addr, bytes, "to GM") != 0)
         return -1;
-    memcpy(dst.addr, src.addr, (size_t)bytes);
+    memcpy(dst.addr, src.addr, (size_t)real); /* bytes past real fall in aclrtMalloc's padding */
     return 0;
 }
 
@@ -135,14 +136,18 @@ int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin
     if (geometry_of(api, p, es, (left + right) * es, 1, &g) != 0 || params_capacity(api, "destination", dst, &g) != 0)
         return -1;
     op.bytes = g.ub_span;
-    if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 || twin_check_gm(api, "source", src, 0, g.gm_span) != 0)
+    uint64_t real;
+    if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 ||
+        twin_check_gm_copy(api, "source", src, 0, g.gm_span, &real) != 0)
         return -1;
     twin_sv sh = twin_shadow(dst.addr);
     uint8_t pv[8];
     if (pad && pad->is_pad) twin_scalar_bytes(dst.dtype, pad->pad_value, pv);
     for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
         uint64_t u = b * (g.ub_block + g.ub_gap), m = b * (g.len + g.gm_gap);
-        memcpy(dst.addr + u + (uint64_t)left * es, src.addr + m, (size_t)g.len);
+        uint64_t n = m >= real ? 0 : real - m < g.len ? real - m : g.len; /* the rest: aclrtMalloc's padding */
+        memcpy(dst.addr + u + (uint64_t)left * es, src.addr + m, (size_t)n);
+        memset(dst.addr + u + (uint64_t)left * es + n, 0, (size_t)(g.len - n));
         twin_sv_set(twin_sv_at(sh, u + (uint64_t)left * es), g.len, 1);
         if (pad && pad->is_pad) {
             for (uint32_t k = 0; k < left; k++) memcpy(dst.addr + u + (uint64_t)k * es, pv, es);
@@ -162,12 +167,17 @@ int asc_twin_copy_ub_to_gm_params(const char *api, asc_twin_gm_ref dst, asc_twin
     geometry g;
     if (geometry_of(api, p, es, 0, 0, &g) != 0 || params_capacity(api, "source", src, &g) != 0) return -1;
     op.bytes = g.ub_span;
-    if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 || twin_check_gm(api, "destination", dst, 0, g.gm_span) != 0)
+    uint64_t real;
+    if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 ||
+        twin_check_gm_copy(api, "destination", dst, 0, g.gm_span, &real) != 0)
         return -1;
     for (uint64_t b = 0; b < g.count && g.len > 0; b++)
         if (twin_check_written(api, "the source tensor", src.addr + b * (g.ub_block + g.ub_gap), g.len, "to GM") != 0) return -1;
-    for (uint64_t b = 0; b < g.count && g.len > 0; b++)
-        memcpy(dst.addr + b * (g.len + g.gm_gap), src.addr + b * (g.ub_block + g.ub_gap), (size_t)g.len);
+    for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
+        uint64_t m = b * (g.len + g.gm_gap);
+        uint64_t n = m >= real ? 0 : real - m < g.len ? real - m : g.len; /* the rest: aclrtMalloc's padding */
+        memcpy(dst.addr + m, src.addr + b * (g.ub_block + g.ub_gap), (size_t)n);
+    }
     return 0;
 }
 

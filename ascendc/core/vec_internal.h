@@ -91,6 +91,11 @@ int twin_check_ub(const char *api, uint64_t count, const twin_operand *ops, int 
 /* The GM range [t.addr + offset, + bytes) within SetGlobalBuffer's size and within one
    real allocation (GmAlloc, aclrtMalloc, the launch's own buffers). */
 int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t offset, uint64_t bytes);
+/* twin_check_gm for a data move: bytes past an aclrtMalloc block's end but within CANN's
+   padding of it are a warning (an error under MISHGRAD_TWIN_STRICT=1), and *in_block is how
+   many of the bytes lie in the block (all of them otherwise). */
+int twin_check_gm_copy(const char *api, const char *role, asc_twin_gm_ref t, uint64_t offset, uint64_t bytes,
+                       uint64_t *in_block);
 /* dst and src overlap: 0 when they do not, or when `inplace_ok` and they start at the same
    address with dst elements no wider than src ones; else the overlap rule (a warning once
    per launch and API, an error under MISHGRAD_TWIN_STRICT=1): returns 1 when the caller

@@ -93,8 +93,22 @@ static void gmalloc_inside(uint8_t *const *a) {
 }
 static void acl_break(uint8_t *const *a) {
     fill(0, 1008);
-    asc_twin_copy_params p = {2, 2000, 0, 4, 1}; /* 2 blocks of 500 floats, 4-byte GM gap: 4004 bytes */
+    /* 2 blocks of 500 floats, 36-byte GM gap: 4036 bytes, past the 4032 that aclrtMalloc(4000)
+       spans on a device (4000 rounded up to 32, plus 32) */
+    asc_twin_copy_params p = {2, 2000, 0, 36, 1};
     asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[2], UINT64_MAX, F32), tt_ub(0, 8192, F32), &p);
+}
+static void acl_padding_write(uint8_t *const *a) {
+    fill(0, 1008);
+    asc_twin_copy_params p = {2, 2000, 0, 4, 1}; /* 4004 bytes: the last 4 in the padding */
+    asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[2], UINT64_MAX, F32), tt_ub(0, 8192, F32), &p);
+}
+static void acl_padding_read(uint8_t *const *a) { /* 4032 bytes in, the last 32 in the padding, all out */
+    if (asc_twin_copy_gm_to_ub(tt_ub(0, 4096, F32), tt_gm(a[2], UINT64_MAX, F32), 1008) == 0)
+        asc_twin_copy_ub_to_gm(tt_gm(a[3], 4032, F32), tt_ub(0, 4096, F32), 1008);
+}
+static void acl_padding_past(uint8_t *const *a) { /* 4064 bytes in: 32 past the padding */
+    asc_twin_copy_gm_to_ub(tt_ub(0, 8192, F32), tt_gm(a[2], UINT64_MAX, F32), 1016);
 }
 static void acl_inside(uint8_t *const *a) {
     fill(0, 1008);
@@ -215,6 +229,7 @@ static const scenario_fn scenarios[] = {
     acl_break, acl_inside, nogm_break, tiling_break, tiling_inside, unw_pad_break, unw_inside,
     unw_propagate_break, unw_pad_value_inside, unw_get_break, ovl_tanh, ovl_partial, ovl_inside,
     cast_pair_break, cast_mode_break, cast_u8_break, cast_inside, unw_mask_inside, unw_mask_break,
+    acl_padding_write, acl_padding_read, acl_padding_past,
 };
 enum {
     S_CAP_BREAK, S_CAP_INSIDE, S_CAP_SRC1_BREAK, S_UB_BREAK, S_UB_INSIDE, S_UB_FOREIGN, S_ALIGN_BREAK,
@@ -222,7 +237,8 @@ enum {
     S_GMALLOC_BREAK, S_GMALLOC_INSIDE, S_ACL_BREAK, S_ACL_INSIDE, S_NOGM_BREAK, S_TILING_BREAK,
     S_TILING_INSIDE, S_UNW_PAD_BREAK, S_UNW_INSIDE, S_UNW_PROPAGATE_BREAK, S_UNW_PAD_VALUE_INSIDE,
     S_UNW_GET_BREAK, S_OVL_TANH, S_OVL_PARTIAL, S_OVL_INSIDE, S_CAST_PAIR_BREAK, S_CAST_MODE_BREAK,
-    S_CAST_U8_BREAK, S_CAST_INSIDE, S_UNW_MASK_INSIDE, S_UNW_MASK_BREAK, S_COUNT
+    S_CAST_U8_BREAK, S_CAST_INSIDE, S_UNW_MASK_INSIDE, S_UNW_MASK_BREAK,
+    S_ACL_PADDING_WRITE, S_ACL_PADDING_READ, S_ACL_PADDING_PAST, S_COUNT
 };
 
 static void dispatch(uint8_t *const *args) {
@@ -324,7 +340,7 @@ MG_TEST(gm_within_the_real_allocation) {
                  "DataCopy: GM bytes [0, 4032) of the source run 32 bytes past the end of its GmAlloc block (4000 bytes)");
     expect_pass(S_GMALLOC_INSIDE);
     memset(g_args[2], 0x5a, 4000);
-    expect_break(S_ACL_BREAK, "DataCopyPad: GM bytes [0, 4004) of the destination run 4 bytes past the end of its "
+    expect_break(S_ACL_BREAK, "DataCopyPad: GM bytes [0, 4036) of the destination run 36 bytes past the end of its "
                               "aclrtMalloc block (4000 bytes)");
     MG_CHECK(g_args[2][0] == 0x5a && g_args[2][3999] == 0x5a);
     expect_pass(S_ACL_INSIDE);
@@ -335,6 +351,39 @@ MG_TEST(gm_within_the_real_allocation) {
     expect_break(S_TILING_BREAK,
                  "GetValue: GM bytes [8, 12) of the tensor run 4 bytes past the end of its launch's tiling copy (8 bytes)");
     expect_pass(S_TILING_INSIDE);
+}
+
+/* CANN's aclrtMalloc spans the size rounded up to 32 bytes plus 32: a copy into that padding
+   stays inside the allocation on a device. A warning (the bytes in the block copied, the
+   padding read as zeros and never written), an error under MISHGRAD_TWIN_STRICT=1, and one
+   byte block past the padding an error as before. */
+MG_TEST(aclrtmalloc_padding_is_a_warning) {
+    setup();
+    static const float one_and_a_half = 1.5f;
+    memset(g_args[2], 0x5a, 4000);
+    expect_pass(S_ACL_PADDING_WRITE);
+    float first, last;
+    memcpy(&first, g_args[2], 4);
+    memcpy(&last, g_args[2] + 3996, 4); /* block 1 lands at [2004, 4004): 3996 is its last float in the block */
+    MG_CHECK(first == one_and_a_half && last == one_and_a_half);
+    MG_CHECK(g_args[2][2000] == 0x5a && g_args[2][2003] == 0x5a); /* the gap */
+    for (int i = 0; i < 1000; i++) memcpy(g_args[2] + 4 * i, &i, 4);
+    memset(g_args[3], 0x5a, 4032);
+    expect_pass(S_ACL_PADDING_READ);
+    int same = memcmp(g_args[3], g_args[2], 4000) == 0, zeros = 1;
+    for (int i = 4000; i < 4032; i++) zeros &= g_args[3][i] == 0;
+    MG_CHECK(same);
+    MG_CHECK(zeros);
+    expect_break(S_ACL_PADDING_PAST, "DataCopy: GM bytes [0, 4064) of the source run 64 bytes past the end of its "
+                                     "aclrtMalloc block (4000 bytes)");
+    setenv("MISHGRAD_TWIN_STRICT", "1", 1);
+    memset(g_args[2], 0x5a, 4000);
+    expect_break(S_ACL_PADDING_WRITE,
+                 "DataCopyPad: GM bytes [0, 4004) of the destination run 4 bytes past the end of its aclrtMalloc "
+                 "block (4000 bytes), within the padding CANN's aclrtMalloc adds (4032 bytes in all): read as zeros, "
+                 "not written here");
+    MG_CHECK(g_args[2][0] == 0x5a && g_args[2][3999] == 0x5a);
+    unsetenv("MISHGRAD_TWIN_STRICT");
 }
 
 MG_TEST(unwritten_ub_bytes_never_reach_gm_or_a_scalar) {
