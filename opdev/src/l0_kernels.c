@@ -1,4 +1,4 @@
-/* opdev/src/l0_kernels.c: CPU kernels of the helper l0 ops Cast and BroadcastTo. Cast goes
+/* opdev/src/l0_kernels.c: CPU kernels of the helper l0 ops Cast, Muls and BroadcastTo. Cast goes
    through double: exact for every source but (u)int64 beyond 2^53; float16 is reached via
    float (the runtime's aclFloatToFloat16), bfloat16 rounds float to nearest even; integer
    targets saturate (NaN gives 0) instead of C's undefined out-of-range conversion. */
@@ -84,6 +84,22 @@ int32_t mg_cast_step(const void *params, void *const *buffers) {
     unsigned char *dst = buffers[1];
     const int ss = size_of(c->src), ds = size_of(c->dst);
     for (int64_t i = 0; i < c->n; i++) store(c->dst, dst + i * ds, load(c->src, src + i * ss));
+    return 0;
+}
+
+int mg_muls_supported(int t) { return t == F32 || t == F16 || t == BF16; }
+
+/* The product in float (a float times a float is exact in double, so rounding it to float is
+   float's own multiply), then to the dtype. */
+int32_t mg_muls_step(const void *params, void *const *buffers) {
+    const mg_muls_params *m = params;
+    const unsigned char *src = buffers[0];
+    unsigned char *dst = buffers[1];
+    const int es = size_of(m->dtype);
+    for (int64_t i = 0; i < m->n; i++) {
+        float product = (float)(load(m->dtype, src + i * es) * (double)m->alpha);
+        store(m->dtype, dst + i * es, product);
+    }
     return 0;
 }
 

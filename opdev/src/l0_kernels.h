@@ -17,6 +17,15 @@ int32_t mg_cast_step(const void *params, void *const *buffers);
 /* Whether mg_cast_step converts between these types. */
 int mg_cast_supported(int dtype);
 
+typedef struct mg_muls_params {
+    int64_t n;
+    int dtype; /* float32, float16 or bfloat16 (mg_muls_supported) */
+    float alpha;
+} mg_muls_params;
+/* buffers: [0] n dense source elements, [1] n dense destination elements. */
+int32_t mg_muls_step(const void *params, void *const *buffers);
+int mg_muls_supported(int dtype);
+
 #define MG_BROADCAST_MAX_RANK 8
 typedef struct mg_broadcast_params {
     int rank;

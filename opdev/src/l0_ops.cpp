@@ -1,5 +1,5 @@
 // opdev/src/l0_ops.cpp: the helper l0 ops operators call most (Contiguous, ViewCopy, Cast,
-// Reshape, BroadcastTo), each planned as steps of libnnopbase's executor: its copy steps
+// Muls, Reshape, BroadcastTo), each planned as steps of libnnopbase's executor: its copy steps
 // (view_copy.c) where they exist, opdev's CPU kernels (l0_kernels.c) otherwise.
 #include <cstring>
 
@@ -8,6 +8,7 @@
 #include "aclnn_kernels/reshape.h"
 #include "l0_kernels.h"
 #include "level0/broadcast_to.h"
+#include "level0/muls.h"
 #include "mgrt.h"
 #include "opdev_internal.h"
 
@@ -98,6 +99,31 @@ const aclTensor *Cast(const aclTensor *x, op::DataType dst, aclOpExecutor *execu
 const aclTensor *CastOnlyForConvBackward(const aclTensor *x, op::DataType dst, aclOpExecutor *executor)
 {
     return Cast(x, dst, executor);
+}
+
+const aclTensor *Muls(const aclTensor *self, float alpha, aclOpExecutor *executor)
+{
+    Place px;
+    if (self == nullptr) return nullptr;
+    if (!mg_muls_supported(self->GetDataType())) {
+        mgrt_fail(ACLNN_ERR_INNER, "%s: Muls of %s is not modelled (float32, float16, bfloat16)",
+                  op::mg::CurrentApi(), mg_dtype_name(self->GetDataType()));
+        return nullptr;
+    }
+    const aclTensor *dense = Dense(self, executor, &px);
+    if (dense == nullptr) return nullptr;
+    aclTensor *y = op::mg::NewTensor(executor, self->GetViewShape(), self->GetDataType(), self->GetStorageFormat(),
+                                     nullptr);
+    Place py;
+    aclnnStatus status;
+    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (px.view.numel == 0) return y;
+    mg_muls_params params{px.view.numel, static_cast<int>(self->GetDataType()), alpha};
+    nnop_buffer buffers[2] = {px.DenseData(), py.buffer};
+    if (nnop_executor_add_step(executor, "Muls", mg_muls_step, &params, sizeof params, buffers, 2,
+                               static_cast<uint64_t>(params.n)) != ACLNN_SUCCESS)
+        return nullptr;
+    return y;
 }
 
 const aclTensor *Reshape(const aclTensor *x, const op::Shape &shape, aclOpExecutor *executor)

@@ -16,6 +16,7 @@
 #include "aclnn_kernels/contiguous.h"
 #include "aclnn_kernels/reshape.h"
 #include "level0/broadcast_to.h"
+#include "level0/muls.h"
 #include "opdev/make_op_executor.h"
 #include "opdev/op_dfx.h"
 #include "opdev/op_executor.h"
@@ -56,6 +57,73 @@ static aclnnStatus Demo(void *workspace, uint64_t size, aclOpExecutor *executor,
     return CommonOpExecutorRun(workspace, size, executor, stream);
 }
 
+// self * alpha through l0op::Muls, copied into out (same shape and dtype)
+static aclnnStatus MulsDemoGetWorkspaceSize(const aclTensor *self, float alpha, aclTensor *out,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    L2_DFX_PHASE_1(aclnnMulsDemo, DFX_IN(self, alpha), DFX_OUT(out));
+    auto unique = CREATE_EXECUTOR();
+    CHECK_RET(unique.get() != nullptr, ACLNN_ERR_INNER_CREATE_EXECUTOR);
+    auto y = l0op::Muls(self, alpha, unique.get());
+    CHECK_RET(y != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    auto v = l0op::ViewCopy(y, out, unique.get());
+    CHECK_RET(v != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    *workspaceSize = unique->GetWorkspaceSize();
+    unique.ReleaseTo(executor);
+    return ACLNN_SUCCESS;
+}
+
+// Muls on float32 (against C's float multiply) and float16 (against the float product
+// rounded by aclFloatToFloat16), through both phases; int32 refused at phase 1.
+static void CheckMuls(aclrtStream stream)
+{
+    const float x[7] = {0.5f, -1.25f, 3.0e-3f, 65504.0f, -7.0f, 1.0f / 3.0f, 0.0f};
+    const float alpha = 0.1f;
+    int64_t dims[1] = {7}, strides[1] = {1};
+    void *in_dev = nullptr, *out_dev = nullptr;
+    CHECK(aclrtMalloc(&in_dev, sizeof x, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    CHECK(aclrtMalloc(&out_dev, sizeof x, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    for (int half = 0; half <= 1; half++) {
+        aclFloat16 hx[7];
+        for (int i = 0; i < 7; i++) hx[i] = aclFloatToFloat16(x[i]);
+        CHECK(aclrtMemcpy(in_dev, sizeof x, half ? static_cast<const void *>(hx) : x, half ? sizeof hx : sizeof x,
+                          ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+        const aclDataType dt = half ? ACL_FLOAT16 : ACL_FLOAT;
+        aclTensor *self = aclCreateTensor(dims, 1, dt, strides, 0, ACL_FORMAT_ND, dims, 1, in_dev);
+        aclTensor *out = aclCreateTensor(dims, 1, dt, strides, 0, ACL_FORMAT_ND, dims, 1, out_dev);
+        uint64_t ws = 0;
+        aclOpExecutor *executor = nullptr;
+        CHECK(MulsDemoGetWorkspaceSize(self, alpha, out, &ws, &executor) == ACLNN_SUCCESS);
+        void *workspace = nullptr;
+        if (ws > 0) CHECK(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        CHECK(Demo(workspace, ws, executor, stream) == ACLNN_SUCCESS);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        if (half) {
+            aclFloat16 got[7];
+            CHECK(aclrtMemcpy(got, sizeof got, out_dev, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+            for (int i = 0; i < 7; i++) CHECK(got[i] == aclFloatToFloat16(aclFloat16ToFloat(hx[i]) * alpha));
+        } else {
+            float got[7];
+            CHECK(aclrtMemcpy(got, sizeof got, out_dev, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+            for (int i = 0; i < 7; i++) {
+                const float want = x[i] * alpha;
+                CHECK(std::memcmp(&got[i], &want, sizeof want) == 0);
+            }
+        }
+        aclrtFree(workspace);
+        aclDestroyTensor(self);
+        aclDestroyTensor(out);
+    }
+    aclTensor *ints = aclCreateTensor(dims, 1, ACL_INT32, strides, 0, ACL_FORMAT_ND, dims, 1, in_dev);
+    uint64_t ws = 0;
+    aclOpExecutor *executor = nullptr;
+    CHECK(MulsDemoGetWorkspaceSize(ints, alpha, ints, &ws, &executor) == ACLNN_ERR_INNER_NULLPTR);
+    const char *m = aclGetRecentErrMsg();
+    CHECK(m != nullptr && std::strstr(m, "Muls of") != nullptr && std::strstr(m, "not modelled") != nullptr);
+    aclDestroyTensor(ints);
+    aclrtFree(in_dev);
+    aclrtFree(out_dev);
+}
 
 int main()
 {
@@ -145,6 +213,8 @@ int main()
     aclDestroyTensor(b);
     aclDestroyTensor(c);
     aclDestroyIntArray(array);
+
+    CheckMuls(stream);
 
     aclDestroyTensor(ints);
     aclDestroyTensor(self);
