@@ -344,4 +344,29 @@ MG_TEST(a_null_gm_address_is_refused) {
     asc_twin_gm_free(which);
 }
 
+/* ---- an integer tensor-scalar instruction covers every element ------------------------------- */
+
+enum { INT_N = 64 };
+static int32_t int_seen[INT_N];
+
+static void int_adds(uint8_t *const *args) {
+    (void)args;
+    asc_twin_ub_ref src = {asc_twin_ub_base(), 256, ASC_TWIN_I32}, dst = {asc_twin_ub_base() + 256, 256, ASC_TWIN_I32};
+    for (int i = 0; i < INT_N; i++)
+        if (asc_twin_set_value(src, (uint64_t)i, (double)(i * 3)) != 0) return;
+    if (asc_twin_scalar("Adds", ASC_TWIN_ADDS, dst, src, 5, INT_N) != 0) return;
+    memcpy(int_seen, dst.addr, sizeof int_seen);
+}
+
+static const asc_twin_kernel int_adds_kernel = {"twin_test_int_adds", 0, 0, int_adds};
+
+MG_TEST(an_integer_adds_covers_every_element) {
+    memset(int_seen, 0, sizeof int_seen);
+    asc_twin_launch_args a = {&int_adds_kernel, 1, NULL, 0, NULL, 0};
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0);
+    int wrong = 0;
+    for (int i = 0; i < INT_N; i++) wrong += int_seen[i] != i * 3 + 5;
+    MG_CHECK_EQ_INT(wrong, 0);
+}
+
 MG_TEST_MAIN()
