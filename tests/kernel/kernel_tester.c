@@ -313,7 +313,7 @@ static void kt_f32_strided_bit_space_matches_scalar(void) {
 /* 2 * half consecutive floats centred on each of the operator's centres (walking the float
    line: down for negatives, from -0 to +0); the other inputs alternately 1 and random */
 static void kt_f32_dense_windows_match_scalar(void) {
-    const size_t half = kt_op_now->window_half;
+    const size_t half = kt_op_now->window_half ? kt_op_now->window_half : 32768;
     const int inputs = kt_op_now->inputs;
     float centres[64];
     const size_t centre_count = kt_op_now->window_centres(centres, sizeof centres / sizeof centres[0]);
@@ -395,14 +395,23 @@ static void kt_canaries_around_output_untouched(void) {
 
 static unsigned kt_every_mode(void) { return KT_OUT_APART | KT_OUT_IS(0) | (kt_op_now->inputs > 1 ? KT_OUT_IS(1) : 0); }
 
-/* The streaming tiles at the operator's small sizes (sizes around every loop boundary) */
+/* The streaming tiles at the operator's small sizes (sizes around every loop boundary);
+   an operator that names none gets these, at every offset 0..15 */
+static const size_t kt_default_small_sizes[] = {0, 1, 7, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 129, 1000};
 static void kt_streaming_small_sizes(void) {
+    const size_t *sizes = kt_op_now->small_stream_sizes;
+    size_t count = kt_op_now->small_stream_size_count, offsets = kt_op_now->small_stream_offsets;
+    if (sizes == NULL) {
+        sizes = kt_default_small_sizes;
+        count = sizeof kt_default_small_sizes / sizeof kt_default_small_sizes[0];
+        offsets = 16;
+    }
     for (int dtype = 0; dtype < 3; dtype++)
-        for (size_t i = 0; i < kt_op_now->small_stream_size_count; i++) {
-            const size_t n = kt_op_now->small_stream_sizes[i];
-            uint32_t at_seed, fill_seed;
-            kt_op_now->small_stream_seeds(n, dtype, i, &at_seed, &fill_seed);
-            kt_streaming_against_scalar(dtype, n, at_seed, fill_seed, kt_op_now->small_stream_offsets, kt_every_mode());
+        for (size_t i = 0; i < count; i++) {
+            uint32_t at_seed = (uint32_t)(i + 9u), fill_seed = at_seed;
+            if (kt_op_now->small_stream_seeds != NULL)
+                kt_op_now->small_stream_seeds(sizes[i], dtype, i, &at_seed, &fill_seed);
+            kt_streaming_against_scalar(dtype, sizes[i], at_seed, fill_seed, offsets, kt_every_mode());
         }
 }
 
@@ -413,8 +422,12 @@ static void kt_streaming_every_offset(void) {
     static const size_t sizes[] = {1000, (1u << 20) + 3};
     for (int dtype = 0; dtype < 3; dtype++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-            kt_streaming_against_scalar(dtype, sizes[i], kt_op_now->large_stream_seed(sizes[i], 0),
-                                        kt_op_now->large_stream_seed(sizes[i], 1), 16, KT_OUT_APART | KT_OUT_IS(0));
+            kt_streaming_against_scalar(dtype, sizes[i],
+                                        kt_op_now->large_stream_seed ? kt_op_now->large_stream_seed(sizes[i], 0)
+                                                                     : (uint32_t)sizes[i],
+                                        kt_op_now->large_stream_seed ? kt_op_now->large_stream_seed(sizes[i], 1)
+                                                                     : (uint32_t)sizes[i] + 3u,
+                                        16, KT_OUT_APART | KT_OUT_IS(0));
 }
 
 /* A large odd size: every loop in one call */

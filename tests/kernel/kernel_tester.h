@@ -57,9 +57,11 @@ typedef struct kt_op {
     const uint16_t *fixed16[3];
     size_t fixed16_count[3];
     size_t (*window_centres)(float *centres, size_t capacity);
-    size_t window_half;
+    size_t window_half; /* 0: 32768 */
     /* the streaming tiles at small sizes: how many offsets from a 64-byte line (from 0),
-       the at/fill seeds for size index i (the operator's own choice) */
+       the at/fill seeds for size index i (the operator's own choice). Optional: sizes NULL
+       takes the tester's (0 to 1000 around the loop boundaries, every offset 0..15), seeds
+       NULL index + 9, large_stream_seed NULL n and n + 3 */
     size_t small_stream_offsets;
     const size_t *small_stream_sizes;
     size_t small_stream_size_count;
