@@ -91,19 +91,9 @@ struct buffer_object {
 
 static pthread_mutex_t buffer_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* fork(): a child must not inherit this lock held by a parent thread that does not exist there
-   (its first getter or update of a data buffer would hang for ever; the tensor base's object locks hung so in round 3's
-   second campaign). The forking thread takes it around the fork; every critical section is
-   a few loads and stores, calling nothing that locks. */
-static pthread_once_t buffer_lock_atfork_once = PTHREAD_ONCE_INIT;
-static void buffer_lock_fork_prepare(void) { pthread_mutex_lock(&buffer_lock); }
-static void buffer_lock_fork_done(void) { pthread_mutex_unlock(&buffer_lock); }
-static void buffer_lock_register_atfork(void) { pthread_atfork(buffer_lock_fork_prepare, buffer_lock_fork_done, buffer_lock_fork_done); }
-
-static void lock_buffers(void) {
-    pthread_once(&buffer_lock_atfork_once, buffer_lock_register_atfork);
-    pthread_mutex_lock(&buffer_lock);
-}
+/* fork(): a child must not inherit this lock held (its first getter or update of a data buffer
+   would hang for ever); every critical section is a few loads and stores. */
+RT_FORK_SAFE_LOCK(buffer_lock, lock_buffers)
 
 aclDataBuffer *aclCreateDataBuffer(void *data, size_t size) {
     struct buffer_object *buffer = mgrt_malloc(sizeof *buffer);

@@ -38,19 +38,9 @@ struct tensor_desc {
 
 static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* fork(): a child must not inherit this lock held by a parent thread that does not exist there
-   (its first getter or setter of a tensor description would hang for ever; the tensor base's object locks hung so in round 3's
-   second campaign). The forking thread takes it around the fork; every critical section is
-   a few loads and stores, calling nothing that locks. */
-static pthread_once_t desc_lock_atfork_once = PTHREAD_ONCE_INIT;
-static void desc_lock_fork_prepare(void) { pthread_mutex_lock(&desc_lock); }
-static void desc_lock_fork_done(void) { pthread_mutex_unlock(&desc_lock); }
-static void desc_lock_register_atfork(void) { pthread_atfork(desc_lock_fork_prepare, desc_lock_fork_done, desc_lock_fork_done); }
-
-static void lock_descs(void) {
-    pthread_once(&desc_lock_atfork_once, desc_lock_register_atfork);
-    pthread_mutex_lock(&desc_lock);
-}
+/* fork(): a child must not inherit this lock held (its first getter or setter of a tensor
+   description would hang for ever); every critical section is a few loads and stores. */
+RT_FORK_SAFE_LOCK(desc_lock, lock_descs)
 static char empty_name[1];
 
 static void desc_destroy(void *object) {

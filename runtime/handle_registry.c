@@ -59,18 +59,8 @@ const char *mgrt_handle_kind_name(mgrt_handle_kind kind) {
 
 /* fork(): a child must not inherit the lock held by a thread that does not exist there
    (round-3 attack: 75 of 300 children forked while other threads made tensors hung in
-   aclCreateTensor). The forking thread takes it around the fork. */
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static void registry_fork_prepare(void) { pthread_mutex_lock(&registry_lock); }
-static void registry_fork_done(void) { pthread_mutex_unlock(&registry_lock); }
-static void registry_register_atfork(void) {
-    pthread_atfork(registry_fork_prepare, registry_fork_done, registry_fork_done);
-}
-
-static void lock_registry(void) {
-    pthread_once(&atfork_once, registry_register_atfork);
-    pthread_mutex_lock(&registry_lock);
-}
+   aclCreateTensor). */
+RT_FORK_SAFE_LOCK(registry_lock, lock_registry)
 
 static slot *slot_at(uint32_t index) { return &chunks[index >> CHUNK_BITS][index & (CHUNK_SLOTS - 1)]; }
 

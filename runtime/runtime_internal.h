@@ -148,4 +148,20 @@ aclError rt_stream_submit_acl(const char *api, aclrtStream stream, mgrt_task_run
                               mgrt_task_release_fn release, void *task, const mgrt_access *accesses,
                               size_t access_count, int wait_done);
 
+/* A process-wide mutex that a fork() child never inherits held by a thread the child does not
+   have: the forking thread takes it around the fork (pthread_atfork, registered on first use).
+   Defines `static void take(void)`, which starts every critical section of `mutex`; each
+   section must be short and take no other lock made so. Needs <pthread.h>. */
+#define RT_FORK_SAFE_LOCK(mutex, take)                                                             \
+    static pthread_once_t take##_atfork_once = PTHREAD_ONCE_INIT;                                  \
+    static void take##_fork_prepare(void) { pthread_mutex_lock(&(mutex)); }                        \
+    static void take##_fork_done(void) { pthread_mutex_unlock(&(mutex)); }                          \
+    static void take##_register_atfork(void) {                                                     \
+        pthread_atfork(take##_fork_prepare, take##_fork_done, take##_fork_done);                   \
+    }                                                                                              \
+    static void take(void) {                                                                       \
+        pthread_once(&take##_atfork_once, take##_register_atfork);                                 \
+        pthread_mutex_lock(&(mutex));                                                              \
+    }
+
 #endif /* RUNTIME_INTERNAL_H_ */
