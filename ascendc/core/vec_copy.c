@@ -122,6 +122,12 @@ static int params_capacity(const char *api, const char *role, asc_twin_ub_ref t,
     return -1;
 }
 
+/* Of `len` GM bytes at offset m of a data move whose first `real` bytes lie in the block
+   (twin_check_gm_copy), how many do; the rest fall in aclrtMalloc's padding. */
+static uint64_t in_block_of(uint64_t m, uint64_t len, uint64_t real) {
+    return m >= real ? 0 : real - m < len ? real - m : len;
+}
+
 int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin_gm_ref src,
                                   const asc_twin_copy_params *p, const asc_twin_pad_params *pad) {
     uint32_t es = asc_twin_dtype_size(dst.dtype);
@@ -145,7 +151,7 @@ int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin
     if (pad && pad->is_pad) twin_scalar_bytes(dst.dtype, pad->pad_value, pv);
     for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
         uint64_t u = b * (g.ub_block + g.ub_gap), m = b * (g.len + g.gm_gap);
-        uint64_t n = m >= real ? 0 : real - m < g.len ? real - m : g.len; /* the rest: aclrtMalloc's padding */
+        uint64_t n = in_block_of(m, g.len, real);
         memcpy(dst.addr + u + (uint64_t)left * es, src.addr + m, (size_t)n);
         memset(dst.addr + u + (uint64_t)left * es + n, 0, (size_t)(g.len - n));
         twin_sv_set(twin_sv_at(sh, u + (uint64_t)left * es), g.len, 1);
@@ -175,7 +181,7 @@ int asc_twin_copy_ub_to_gm_params(const char *api, asc_twin_gm_ref dst, asc_twin
         if (twin_check_written(api, "the source tensor", src.addr + b * (g.ub_block + g.ub_gap), g.len, "to GM") != 0) return -1;
     for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
         uint64_t m = b * (g.len + g.gm_gap);
-        uint64_t n = m >= real ? 0 : real - m < g.len ? real - m : g.len; /* the rest: aclrtMalloc's padding */
+        uint64_t n = in_block_of(m, g.len, real);
         memcpy(dst.addr + m, src.addr + b * (g.ub_block + g.ub_gap), (size_t)n);
     }
     return 0;

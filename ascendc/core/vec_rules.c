@@ -88,10 +88,12 @@ int twin_check_gm_copy(const char *api, const char *role, asc_twin_gm_ref t, uin
     /* the allocation holding the first byte, or ending right where the access starts (an
        address, not a pointer into anything: it may lie one byte before the access) */
     const char *kind = NULL;
+    int padded = 0; /* an aclrtMalloc block: CANN pads it */
     for (uintptr_t probe = (uintptr_t)p, k = 0; k < 2 && kind == NULL && probe != 0; k++, probe--) {
         const void *at = (const void *)probe;
         if (asc_twin_gm_extent(at, &base, &size)) kind = "GmAlloc block";
-        else if (mgrt_device_extent(at, &rt_base, &size)) kind = "aclrtMalloc block", base = (uint8_t *)rt_base;
+        else if (mgrt_device_extent(at, &rt_base, &size))
+            kind = "aclrtMalloc block", base = (uint8_t *)rt_base, padded = 1;
         else if (asc_twin_launch_extent(at, &base, &size)) kind = "launch's tiling copy";
     }
     if (kind == NULL) {
@@ -100,7 +102,7 @@ int twin_check_gm_copy(const char *api, const char *role, asc_twin_gm_ref t, uin
         return -1;
     }
     uint64_t from = (uint64_t)((uintptr_t)p - (uintptr_t)base);
-    if (bytes > size - from && in_block != NULL && strcmp(kind, "aclrtMalloc block") == 0 && from <= size &&
+    if (bytes > size - from && in_block != NULL && padded && from <= size &&
         bytes <= cann_malloc_reach(size) - from) {
         if (asc_twin_warn(api,
                           "GM bytes [%llu, %llu) of the %s run %llu bytes past the end of its aclrtMalloc block "
