@@ -209,7 +209,7 @@ static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt)
     return r;
 }
 
-enum { REFUSALS = 7 };
+enum { REFUSALS = 9 };
 static int refusal_returned;
 
 /* args[0]: which refusal (int32); args[1]: 256 bytes of GM */
@@ -229,7 +229,17 @@ static void refusing(uint8_t *const *args) {
                             8);
         break;
     case 5: r = asc_twin_copy_gm_to_ub(ub_at(16, 256, F32), gm, 8); break;
-    default: r = asc_twin_copy_ub_to_gm(gm, ub_at(16, 256, F32), 8); break;
+    case 6: r = asc_twin_copy_ub_to_gm(gm, ub_at(16, 256, F32), 8); break;
+    case 7: {
+        const asc_twin_copy_params p = {1, 32, -1, 0, 1};
+        r = asc_twin_copy_gm_to_ub_params("DataCopyPad", ub_at(0, 256, F32), gm, &p, NULL);
+        break;
+    }
+    default: {
+        const asc_twin_copy_params p = {1, 32, 0, -2, 1};
+        r = asc_twin_copy_ub_to_gm_params("DataCopyPad", gm, ub_at(0, 256, F32), &p);
+        break;
+    }
     }
     refusal_returned = r;
 }
@@ -245,6 +255,10 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
         NULL, /* "Add: unknown binary instruction <ASC_TWIN_BINARY_COUNT>", built below */
         "DataCopy: the destination tensor starts at UB offset 16, not 32-byte aligned",
         "DataCopy: the source tensor starts at UB offset 16, not 32-byte aligned",
+        /* DataCopyParams' strides are gaps and cannot be negative (the twin's C interface
+           takes int64 so that a wrapped value is seen): each direction refuses one */
+        "DataCopyPad: negative stride (srcStride -1, dstStride 0)",
+        "DataCopyPad: negative stride (srcStride 0, dstStride -2)",
     };
     int32_t *which = asc_twin_gm_alloc(sizeof *which);
     uint8_t *gm = asc_twin_gm_alloc(256);

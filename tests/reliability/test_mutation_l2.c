@@ -223,6 +223,46 @@ MG_TEST(three_inputs_dtype_and_shape_checks_name_the_right_argument) {
     }
 }
 
+/* A shape's text in the mismatch message has room for 159 characters (a buffer of 160 with
+   its terminator): a text of up to 158 characters keeps its "]", a longer one is cut at 159
+   characters with no "]" -- and nothing is written past the buffer. aclCreateTensor takes any
+   dims (they are judged in phase 1, after the shape check), so dims of 17-19 digits reach the
+   message. Rank 8: seven dims of 19 digits and one of `last` digits make 1 + 133 + last + 7
+   characters before the "]". */
+MG_TEST(a_long_shape_in_the_message_is_cut_at_the_buffer) {
+    session(NULL);
+    static const struct {
+        int last_digits; /* the eighth dim: 10^(last_digits - 1) */
+        const char *tail; /* what the text ends with after the seventh dim's "," */
+    } cases[] = {
+        {17, "10000000000000000]"},  /* 158 characters + "]": fits */
+        {18, "100000000000000000"},  /* 159 characters: the "]" has no room */
+        {19, "100000000000000000"},  /* 160 characters: cut inside the last dim */
+    };
+    int64_t small[2] = {2, 4};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int64_t dims[8];
+        for (int d = 0; d < 7; d++) dims[d] = INT64_C(1000000000000000000);
+        int64_t last = 1;
+        for (int i = 1; i < cases[k].last_digits; i++) last *= 10;
+        dims[7] = last;
+        buf in[3] = {make(ACL_FLOAT, 2, small, NULL, 0, 8), make(ACL_FLOAT, 2, small, NULL, 0, 8),
+                     make(ACL_FLOAT, 8, dims, NULL, 0, 8)};
+        buf out = make(ACL_FLOAT, 2, small, NULL, 0, 8);
+        uint64_t ws = 0;
+        aclOpExecutor *e = NULL;
+        MG_CHECK_EQ_INT(phase1(&tern, "aclnnTern", in, &out, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+        char want[512];
+        int n = snprintf(want, sizeof want, "aclnnTern: c has shape [");
+        for (int d = 0; d < 7; d++) n += snprintf(want + n, sizeof want - (size_t)n, "1000000000000000000,");
+        snprintf(want + n, sizeof want - (size_t)n, "%s but a has [2,4]; shapes must be equal (no broadcast)",
+                 cases[k].tail);
+        check_message(want);
+        for (int i = 0; i < 3; i++) drop(&in[i]);
+        drop(&out);
+    }
+}
+
 /* ---- products ----------------------------------------------------------------------------- */
 
 MG_TEST(dtype_lists_by_product) {

@@ -1,0 +1,68 @@
+"""Tests written for survivors of tools/mutate.py's python layer (docs/reliability.md,
+"Mutation"): each states a rule of the package and checks it against values computed here
+in float64 (conftest's references), not by the package."""
+import numpy as np
+import pytest
+
+import mishgrad
+from mishgrad import _mishgrad
+from conftest import check_backward, check_forward, needs_forward
+
+
+# ---- a size-1 axis's stride is never a direction -----------------------------------------
+
+def test_a_negative_stride_on_a_size_one_axis_is_no_direction():
+    """Along an axis of size 1 no two elements meet, so its stride's sign cannot pair
+    anything the wrong way: a negative stride there is taken as it is (made positive) even
+    where another operand runs forwards on that axis -- unlike a longer axis, where opposite
+    directions go to the library and are refused (test_errors.py). x is not contiguous (every
+    other element), so NumPy hands over its strides as they are: a contiguous array's buffer
+    gets canonical strides from NumPy, a size-1 axis's sign lost on the way."""
+    x = np.linspace(-3, 3, 10, dtype=np.float32).reshape(1, 10)[::-1, ::2]  # strides (-40, 8)
+    g = np.linspace(0.5, 2.5, 5, dtype=np.float32).reshape(1, 5)            # strides (20, 4)
+    assert memoryview(x).strides == (-40, 8)
+    assert x.strides[0] < 0 < g.strides[0]
+    y = mishgrad.mish_backward(g, x)
+    check_backward(y, g, x, "float32")
+    out = np.full((1, 5), 1234.5, np.float32)
+    mishgrad.mish_backward(g[::-1], x, out=out)  # grad_output backwards too, out forwards
+    check_backward(out, g, x, "float32")
+
+
+@needs_forward
+def test_forward_with_a_negative_stride_on_a_size_one_axis():
+    x = np.linspace(-3, 3, 10, dtype=np.float32).reshape(1, 10)[::-1, ::2]
+    out = np.full((1, 5), 1234.5, np.float32)
+    mishgrad.mish(x, out=out)
+    check_forward(out, x, "float32")
+
+
+# ---- the benchmark's C loop computes what the package computes ---------------------------
+
+def test_the_c_loop_writes_the_operator_s_results():
+    """_c_loop (bench/python_bench.py's "C" column) must run the real call on every array
+    it is given: its timings mean nothing otherwise."""
+    n = 1000
+    x = np.linspace(-6, 6, n, dtype=np.float32)
+    g = np.linspace(-2, 2, n, dtype=np.float32)
+    out = np.full(n, 1234.5, np.float32)
+    seconds = _mishgrad._c_loop("mish_backward", 3, g, x, out)
+    assert isinstance(seconds, float) and seconds >= 0
+    check_backward(out, g, x, "float32")
+    if _mishgrad.HAVE_FORWARD:
+        out[:] = 1234.5
+        _mishgrad._c_loop("mish", 1, x, out)
+        check_forward(out, x, "float32")
+        y = x.copy()
+        _mishgrad._c_loop("mish_", 1, y)
+        check_forward(y, x, "float32")
+
+
+def test_the_c_loop_refuses_a_wrong_call():
+    x = np.ones(4, np.float32)
+    with pytest.raises(ValueError):
+        _mishgrad._c_loop("mish_backward", 1, x, x)  # three arrays needed
+    with pytest.raises(ValueError):
+        _mishgrad._c_loop("tanh", 1, x, x)
+    with pytest.raises(TypeError):
+        _mishgrad._c_loop("mish")
