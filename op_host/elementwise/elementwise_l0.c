@@ -25,7 +25,7 @@
 #define MIN_BLOCKS_PER_THREAD 4
 #define MAX_BLOCKS_PER_THREAD 64
 /* Output of at least this many bytes per thread is written with streaming stores: it will
-   not be in that core's L2 (1 MiB on this Zen 5, 1-2 MiB on most current cores) when the
+   not be in that core's L2 (1 MiB on AMD Zen 5, 1-2 MiB on most current cores) when the
    call returns anyway, and a cached store first reads the line it writes. Smaller outputs
    stay cached for whatever reads them next. */
 #define STREAM_MIN_OUT_BYTES_PER_THREAD ((int64_t)1 << 20)
