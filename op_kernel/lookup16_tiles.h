@@ -1,21 +1,17 @@
 /*
  * op_kernel/lookup16_tiles.h: 16-bit tiles that look their results up instead of computing
- * them, for a unary operator's body (op_kernel/<op>_body.h).
- *
- * A float16 or bfloat16 input has 65536 values, so a unary operator's 16-bit tile can look
- * each result up in a table of them that its evaluated tile fills, for every bit pattern,
- * the first time this ISA's tile runs (pthread_once: any thread, once per process): the
- * same bits as the evaluation, at the cost of a lookup (gathers where the ISA has them:
- * mg_lookup_words, simd/mg_simd_memory.h; ggml does the same for its float16 activations).
- * 128 KiB per format and ISA; typical activations touch a few KiB of it.
+ * them, for a unary operator's body (op_kernel/<op>_body.h); ggml does the same for its
+ * float16 activations. Include after a vocabulary header.
  *
  *   MG_DEFINE_LOOKUP16_TILES(FN, dtype)
  *
- * after the body has defined FN(dtype##_evaluated) (void (const void *, void *, size_t)),
- * where FN is the body's function-name macro (MISH_FN_), defines FN(dtype) (cached
- * stores) and FN(dtype##_streamed) (streaming stores; `out` MG_STREAM_ALIGN-aligned), with
- * the tile contract of the evaluated one: out may be x, nothing outside x[0, n) read or
- * out[0, n) written (prefetch hints aside). Include after a vocabulary header.
+ * after the body has defined FN(dtype##_evaluated) (void (const void *, void *, size_t); FN is
+ * the body's function-name macro, e.g. MISH_FN_), defines FN(dtype) (cached stores) and
+ * FN(dtype##_streamed) (streaming stores; `out` MG_STREAM_ALIGN-aligned). Invariants: the
+ * 65536-entry table (128 KiB per format and ISA) is filled by the evaluated tile for every bit
+ * pattern on this ISA's first call (pthread_once), so the bits are the evaluation's; the tile
+ * contract is the evaluated one's (out may be x; nothing outside x[0, n) read or out[0, n)
+ * written, prefetch hints aside). Gathers where the ISA has them (mg_lookup_words).
  */
 #ifndef LOOKUP16_TILES_H_
 #define LOOKUP16_TILES_H_

@@ -1,36 +1,16 @@
 /*
  * op_kernel/mish_body.h: the Mish forward algorithm, written once.
  *
- * Included by one .c file per ISA after that ISA's vocabulary header (simd/mg_simd_*.h),
- * with MG_ISA_NAME defined to the ISA's name (used to build the function names). Every
+ * Included by op_kernel/kernel_isa.c, compiled once per ISA variant, after that ISA's
+ * vocabulary header (simd/mg_simd_*.h), with MG_ISA_NAME defined to the variant's name. Every
  * line is a sequence of IEEE operations (add, mul, fma, div, compare, select, exact bit
  * tricks, and one exactly specified trip through double), so all ISAs give the same bits.
- *
- * The math. mish(x) = x tanh(softplus(x)) = x t,  t = n / d,  n = e (e + 2),  d = n + 2,
- * e = exp(x): no cancellation anywhere (evaluated as written, from an exp within 0.55 ulp,
- * its five roundings reach 3-4 ulp; docs/performance.md). The float32 tiles use three
- * forms, each lane the one of its own x's domain:
- *   table  x in [MISH_LUT_X_MIN, +inf) = [-8.5, +inf): t as a degree-7 polynomial on one of
- *          16 intervals (mish_lut16_p7, coefficients from tools/fit_mish_lut16.py), the
- *          result rounded once from x hi + x q with a float anchor hi; no exp, no division;
- *   below  x in [MISH_EXP_X_MIN, MISH_LUT_X_MIN) = [-80, -8.5): e < 2^-12, so
- *          t = e (1 - e/2) to 2^-38; one exp (math/mg_exp.h), a two-product, no division;
- *   tail   x below MISH_EXP_X_MIN (exp(x) < 2^-115, so t = e (1 - e/2 ...) = e to 2^-100
- *          and the result is RN(x T_j (1 + s) 2^m), rounded once through double, into the
- *          subnormals), and NaN and infinities: mish(+inf) = +inf, mish(-inf) = NaN and
- *          mish(NaN) = NaN (one canonical quiet NaN), as PyTorch's
- *          x * tanh(log1p(exp(x))) gives.
- * A pair of vectors whose lanes are all in the table's domain (every pair of a typical
- * activation) costs the table form alone; any other pair also computes the forms its lanes
- * need and selects lane by lane, so no lane's bits depend on its neighbours (or on the
- * vector width), and such pairs cost more (docs/performance.md). Measured over every
- * float32 x: docs/accuracy.md (the test bound is 2 ulp; goal 1).
- *
- * Float16 and bfloat16 need far less than float32's 2 ulp (their results are within 1 ulp
- * of correctly rounded when the float32 value is within about 2^-20 relative), so their
- * evaluated tiles compute t = n / d with the short exp mish_short (see there), and the
- * 16-bit tiles look those results up in a table the evaluated tiles fill
- * (lookup16_tiles.h).
+ * mish(x) = x t, t = tanh(softplus(x)) = n / d, n = e (e + 2), d = n + 2, e = exp(x). Each
+ * float32 lane takes the form of its own x's domain (table: x >= -8.5; below: one exp, no
+ * division; tail: x < -80, NaN, inf), so no lane's bits depend on its neighbours or on the
+ * vector width. The 16-bit tiles look results up in a table the evaluated tiles (t = n / d,
+ * short exp) fill (lookup16_tiles.h). The forms, their errors and special values:
+ * docs/accuracy.md, "How the kernel computes it" (the forward's part).
  */
 
 #ifndef MG_ISA_NAME

@@ -1,37 +1,15 @@
 /*
  * op_kernel/mish_grad_v2_body.h: the MishGradV2 algorithm, written once.
  *
- * Included by one .c file per ISA after that ISA's vocabulary header (simd/mg_simd_*.h),
- * with MG_ISA_NAME defined to the ISA's name (used to build the function names). Every
+ * Included by op_kernel/kernel_isa.c, compiled once per ISA variant, after that ISA's
+ * vocabulary header (simd/mg_simd_*.h), with MG_ISA_NAME defined to the variant's name. Every
  * line below is a sequence of IEEE-exact operations (add, mul, fma, div, compare, select,
- * exact bit tricks), so all ISAs produce the same bits.
- *
- * The math. With e = exp(x), n = e(e+2), d = n + 2 = e^2 + 2e + 2:
- *   mish'(x) = tanh(softplus(x)) + x sigmoid(x) (1 - tanh^2(softplus(x)))
- *            = n/d + 4 x e (1+e) / d^2 = e N(e) / d^2,  N = e^3 + 4e^2 + (4x+6)e + (4x+4).
- * Evaluated as written that takes ~7 roundings and reaches ~3 units of the issue-4 bound.
- * For float32, x in (-8.5, +inf) with g finite (every lane of typical data) takes the table
- * form (table_form below): mish' as a degree-8 polynomial on 16 unit intervals, fitted in
- * docs/accuracy.md's measure by tools/fit_mish_grad_lut16.py; no exp, no division. Every
- * other lane takes the general path (grad_general), where each of three regions writes
- * mish'(x) = anchor + correction, with an anchor that is exact and a correction
- * R = num(e) / d^2 that is small next to it, so R's rounding errors shrink with R:
- *   low    (x < -0.5):  mish' = e ((1 + x) + R)   -- 1 + x is exact there;
- *   middle (x < 0.5):   mish' = 0.6f + R          -- x = +-0 and subnormal x give 0.6f;
- *   high:               mish' = 1 + R             -- R ~ 4x/e^2.
- * Which form a lane takes depends on its own x and g alone, so vector width and neighbours
- * never change its bits. Measured over every finite float32 (g = 1): docs/accuracy.md.
- * The general path: one exp (mg_exp_rr2_lut16_p3: a 16-entry table and a cubic), one division. Float16 and bfloat16
- * results need far less (about 2^-20 of float32's value), so their tiles evaluate the
- * textbook form with a quadratic exp (short_grad, at the end of this file).
- *
- * The general path (grad_general) takes every input and defines every result: with
- * exp(x) = T_j (1 + s') 2^m it forms t = P (c + R) (P = T_j (1 + s') in the low region, 1
- * elsewhere) as an unevaluated float sum hi + lo, and rounds y = (hi + lo) g 2^m once (in
- * double), so the subnormal tail (x < -87.3) and huge gradients are rounded once, not
- * after a float32 rounding of t (issue 27: 1.11 units there before, 0.53 now). The float32 loops run the
- * table form on pairs of vectors whose lanes are all in its domain, and any other pair lane
- * by lane (grad_mixed: the table form or the general path, selected per lane).
+ * exact bit tricks), so all ISAs produce the same bits. Which form a lane takes (the table
+ * form for float32 x in (-8.5, +inf) with g finite, else the general path, grad_general,
+ * which defines every result; grad_mixed selects per lane) depends on its own x and g alone,
+ * so the vector width and the neighbours never change its bits. 16-bit tiles evaluate the
+ * textbook form with a shorter exp (the section at the end). The math, its error and why it
+ * does not cancel: docs/accuracy.md, "How the kernel computes float32".
  */
 
 #ifndef MG_ISA_NAME

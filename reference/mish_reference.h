@@ -4,25 +4,12 @@
  *
  *   T1 = tanh(softplus(x)),  T2 = x * (1 - T1^2) * sigmoid(x),  mish'(x) = T1 + T2
  *
- * Both terms are evaluated from one exponential in a form where every addition adds
- * positive numbers, so nothing cancels inside a term (only T1 + T2 cancels, near the root
- * x = -1.19243, and the error measure below is scaled by |T1| + |T2| for that reason):
- *
- *   x <= 0, e = exp(x):   d = e^2 + 2e + 2,     T1 = e(e + 2) / d,  T2 = 4x e (e + 1) / d^2
- *   x >  0, u = exp(-x):  d = 1 + 2u + 2u^2,    T1 = (1 + 2u) / d,  T2 = 4x u^2 (1 + u) / d^2
- *
- * Error budget (first order, eps = unit roundoff of the working type, exp within 2 ulp,
- * which is twice glibc's documented maximum for exp and expl on x86_64):
- *   |computed T1 - T1| + |computed T2 - T2| <= 24 eps (|T1| + |T2|)
- * (x <= 0: e 2, e+2 3, n 6, d 7, T1 14; e+1 3, xe 3, 4xe(e+1) 7, d^2 15, T2 23 eps.
- *  x > 0: 1+2u 3, d 6, T1 10; xu^2 6, 1+u 3, numerator 10, d^2 13, T2 24 eps.)
- * With the final sum and the product by g: <= 26 eps |g| (|T1| + |T2|), i.e. in units of the
- * issue's error measure (2^-23 |g| (|T1| + |T2|)):
- *   long double (eps = 2^-64): <= 26 * 2^-41 < 1.2e-11
- *   double      (eps = 2^-53): <= 26 * 2^-30 < 2.5e-8
- * Underflow: the exponential leaves the normal range only for x < -708 (double) or
- * x < -11355 (long double); there |T1| + |T2| < 2^-1000 and every absolute error is far
- * below the measure's floor 2^-149, so the budget above holds in the floor's units too.
+ * Invariant: both terms come from one exponential in forms where every addition adds positive
+ * numbers (exp(x) for x <= 0, exp(-x) above), so nothing cancels inside a term; only T1 + T2
+ * cancels, near the root x = -1.19243, which is why the error measure is scaled by
+ * |T1| + |T2|. The result is within 26 eps |g| (|T1| + |T2|): < 1.2e-11 units of the measure
+ * in long double, < 2.5e-8 in double. The forms and the budget: docs/accuracy.md,
+ * "The reference".
  */
 #ifndef MISH_REFERENCE_H_
 #define MISH_REFERENCE_H_

@@ -1,20 +1,12 @@
 /*
  * runtime/acl_error.c: the recent error messages of each thread, and CANN-style log lines.
  *
- * As CANN documents aclGetRecentErrMsg: every failure adds its message to the calling
- * thread's list; aclGetRecentErrMsg returns the list, newest first (one message a line),
- * and clears it, so a second call returns NULL until something fails again. The string
- * stays valid until the thread's next aclGetRecentErrMsg. The list keeps the newest
- * messages that fit in RECENT_ERROR_CAPACITY bytes.
- *
- * Log lines go where CANN puts them: to a file per process,
- * <dir>/debug/plog/plog-<pid>_<YYYYmmddHHMMSSmmm>.log, where <dir> is ASCEND_PROCESS_LOG_PATH,
- * else $ASCEND_WORK_PATH/log, else $HOME/ascend/log (directories made as needed); to stdout
- * instead with ASCEND_LOG_PRINT_TO_STDOUT=1 (or the deprecated ASCEND_SLOG_PRINT_TO_STDOUT=1).
- * Only when no file can be made there (no HOME, a read-only directory) do they go to stderr,
- * so that nothing is lost. ASCEND_GLOBAL_LOG_LEVEL (0 debug, 1 info, 2 warning, 3 error, 4 off;
- * default 3) sets the level. All are read at the first log call and again at every aclInit,
- * so a program that sets them before aclInit is obeyed. A forked child writes its own file.
+ * Invariants: every failure adds its message to the calling thread's list, which
+ * aclGetRecentErrMsg returns newest first and clears (the string valid until the thread's next
+ * call; the newest that fit in RECENT_ERROR_CAPACITY bytes are kept). Log lines go to a file
+ * per process, or stdout when asked, never lost (stderr only when no file can be made); the
+ * switches are read at the first log call and again at every aclInit. The paths, levels and
+ * line layout: docs/runtime.md, "Status codes and messages" and "Logs and application logs".
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,24 +1,11 @@
 /*
- * runtime/fault_injection.c: the library's own allocations, and the faults a test can plant
- * in them and in queued work. Faults are chosen only by environment variables, read at
- * aclInit (nothing here is exported for tests to call):
+ * runtime/fault_injection.c: the library's own allocations (mgrt_malloc / mgrt_calloc), and
+ * the faults a test can plant in them, in handle registrations and in queued work.
  *
- *   MISHGRAD_FAULT_ALLOC=N   the N-th internal allocation (mgrt_malloc / mgrt_calloc) after
- *                            aclInit returns NULL, as if memory had run out (N >= 1);
- *   MISHGRAD_FAULT_STEP=N    the N-th piece of work queued on any stream after aclInit (one
- *                            operator launch is one; N >= 1) does not run: it fails on its
- *                            stream with ACLNN_ERR_INNER (561000) and a message, so the
- *                            stream's error path runs (aclrtSynchronizeStream reports it).
- *                            A list "N,M,..." (up to 8) fails each of them.
- *   MISHGRAD_FAULT_HANDLE=N  the N-th handle registration (mgrt_handle_register: a context,
- *                            stream, event, tensor, executor, ... handed to the program)
- *                            after aclInit fails, as if the registry's table could not grow
- *                            (N >= 1): the creating call must give its object back and
- *                            report, leaving nothing registered and nothing allocated.
- *
- * Each planned fault fires once per session. Unset, empty or malformed: no fault. Every
- * aclInit reads both again and aclFinalize forgets them, so a test plants a fault with
- * setenv + aclFinalize + aclInit.
+ * Invariant: faults are chosen only by MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP and
+ * MISHGRAD_FAULT_HANDLE, read at aclInit and forgotten at aclFinalize (nothing here is
+ * exported for tests to call); each planned fault fires once; unset, empty or malformed
+ * plants nothing. What each one does: docs/reliability.md, "Fault injection".
  */
 #include <stdatomic.h>
 #include <stdlib.h>

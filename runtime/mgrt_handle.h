@@ -2,29 +2,14 @@
  * runtime/mgrt_handle.h: the handle registry every library of MishGradV2 shares (part of
  * libascendcl, like mgrt.h). Not installed; not for applications.
  *
- * Every object the libraries hand to a program (a tensor, an executor, a scalar, a
- * stream, ...) is registered here, and the program sees an opaque token instead of the
- * object's address. A token names a slot and the slot's generation at registration; a
- * released slot's generation moves on, so a token is never valid twice, whatever
- * addresses the allocator reuses. Tokens are not dereferenceable (their bits make a
- * non-canonical address on x86-64 and an unmapped one on AArch64).
- *
- * Using a handle:
- *     struct my_thing *t = mgrt_handle_pin(token, MGRT_HANDLE_TENSOR);
- *     if (t == NULL) return mgrt_fail(..., "%s: tensor %p %s", api, token,
- *                                      mgrt_handle_describe(token, MGRT_HANDLE_TENSOR));
- *     ... use t ...
- *     mgrt_handle_unpin(token);
- * Destroying one: mgrt_handle_release(token, kind) -- the first caller wins (returns 1);
- * the object's destructor runs once the last pin is dropped (at once when none is held),
- * so a pinned object is never freed under a call that uses it.
- *
- * aclFinalize calls mgrt_handle_reclaim_all(): every object still registered is
- * destroyed through its destructor and one warning line per kind says how many.
- *
- * Thread-safe (one mutex; every call is O(1) except reclaim_all). The registry's own
- * table grows with plain malloc, outside MISHGRAD_FAULT_ALLOC's count, so adding the
- * registry did not renumber the library's injectable allocations.
+ * Invariants: every object handed to a program (tensor, executor, stream, ...) is registered
+ * here and the program sees a token (slot + generation), never the address; a token is never
+ * valid twice. Use: t = mgrt_handle_pin(token, kind) (NULL: fail with
+ * mgrt_handle_describe(token, kind) in the message), use t, mgrt_handle_unpin(token).
+ * mgrt_handle_release(token, kind): the first caller wins (returns 1); the destructor runs once
+ * the last pin is dropped, so a pinned object is never freed under a call that uses it.
+ * aclFinalize's mgrt_handle_reclaim_all() destroys what is left, one warning per kind.
+ * Thread-safe. Behaviour and messages: docs/runtime.md, "Handles".
  */
 #ifndef MGRT_HANDLE_H_
 #define MGRT_HANDLE_H_

@@ -1,43 +1,16 @@
 /*
- * runtime/stream_internal.h: what the stream layer's files share: streams (in-order
- * queues), their nodes, events, host callbacks, and the one lock that guards them all.
+ * runtime/stream_internal.h: what the stream layer's files share: streams (in-order queues of
+ * nodes -- tasks, event records, waits and resets, host callbacks -- each served by a worker
+ * thread), events, subscriptions, and the one lock that guards them all.
  *
- * A stream is a queue of nodes run in order: tasks (a launch's steps, async copies and
- * memsets), event records, event waits, event resets and host callbacks. Each stream has a
- * worker thread. aclrtSynchronizeStream does not just wait: when the worker has not picked up
- * the next task yet, the waiting thread runs it itself, so a short launch-then-synchronize
- * costs no thread hand-off. A lone task is not handed to the worker unless it is very large
- * (a cross-core wake-up costs tens of microseconds on a virtual machine); the worker is woken
- * once work piles up, for a large task, and for every event, wait and callback node (so
- * events complete, and other streams waiting on them progress, without a synchronize).
- *
- * One mutex (`stream_lock`) guards every stream, event and subscription; `progress` is broadcast
- * whenever a node finishes, an event completes or a callback returns. Tasks run outside it.
- *
- * Events. A record captures the work queued on its stream so far: its node completes (and
- * takes the event's time stamp) when that work is done. aclrtStreamWaitEvent queues a wait
- * for the event's latest record at the time of the call; the waiting stream does not pass it
- * until that record has completed. Nodes hold a reference to their event, so an event
- * destroyed with work outstanding lives until the work is done (as CANN documents).
- *
- * Callbacks. aclrtSubscribeReport binds a thread id to a stream; when the stream reaches a
- * callback node the callback is posted to that thread, which runs it inside
- * aclrtProcessReport. ACL_CALLBACK_BLOCK keeps the stream at the node until the callback has
- * returned; ACL_CALLBACK_NO_BLOCK lets it go on at once.
- *
- * Races between streams. Every task may declare the byte ranges it reads and writes. At
- * queueing, a task whose ranges overlap (one side writing) those of an unfinished task on
- * another stream, with no event wait ordering the two (tracked with a vector clock per
- * stream), is refused with a message naming both streams: on a device the two would race.
- *
- * Handles. User streams and events are registry handles (mgrt_handle.h); the NULL stream is
- * the current context's default stream. A stream in use is pinned (`pins`, under stream_lock); a
- * destroyed one is freed (its worker joined) once the last pin is gone.
- *
- * The files, bottom up (tools/check_layers.py keeps the order): stream_queue.c (the queue,
- * its worker, pins, resolving handles), stream_wait.c (waiting), stream_race.c (queueing
- * with the cross-stream race check), acl_stream.c (the stream API, submission), acl_event.c
- * and acl_callback.c, stream_finalize.c (aclInit's opening and aclFinalize's draining).
+ * Invariants: one mutex (`stream_lock`) guards every stream, event and subscription, and
+ * `progress` is broadcast whenever a node finishes, an event completes or a callback returns;
+ * tasks run outside the lock. A stream in use is pinned (`pins`, under stream_lock) and freed
+ * (its worker joined) only once the last pin is gone; a node holds a reference to its event.
+ * The files call bottom up only (tools/check_layers.py): stream_queue.c, stream_wait.c,
+ * stream_race.c, acl_stream.c, acl_event.c / acl_callback.c, stream_finalize.c.
+ * What streams, events, callbacks and the race check do: docs/runtime.md, "Streams" to
+ * "Races between streams", and "Inside the runtime".
  */
 #ifndef STREAM_INTERNAL_H_
 #define STREAM_INTERNAL_H_

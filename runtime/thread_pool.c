@@ -23,9 +23,8 @@
    soon after the last one (a loop of launches, or the next tile of a stream) then costs no
    futex wake-up. Measured in time, not rounds, because a wake-up is what it saves and that
    is slow in a virtual machine: a sleeping vCPU halts, and the IPI that restarts it takes
-   tens of microseconds. 20000 rounds (about 5 us here) was shorter than the gap between two
-   back-to-back 1e6 calls once the worker had finished its share early, and 2 threads ran
-   at one thread's speed after any pause. libgomp, by comparison, polls about 5 ms. */
+   tens of microseconds (a poll counted in rounds was too short: docs/performance.md, "Where
+   the time went"). libgomp, by comparison, polls about 5 ms. */
 #define WORKER_SPIN_NS 300000
 /* Spins the caller makes waiting for the last worker to leave a job before it sleeps: the
    worker is usually finishing its last block, far sooner than a futex round trip. */

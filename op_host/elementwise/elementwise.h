@@ -1,22 +1,13 @@
 /*
  * op_host/elementwise/elementwise.h: what every elementwise operator shares.
  *
- * An elementwise operator (out[i] = f(in0[i], ...), every tensor of one dtype and one
- * shape) declares itself once, in an ew_operator: its tensors' argument names, its dtypes
- * per product and its L0 launch. The layer then does the rest of both phases:
- *
- *   phase 1  ew_get_workspace_size: CANN's checks in CANN's order (NULL pointers, the
- *            dtype list, equal dtypes, rank <= 8, equal shapes, descriptor validity, an
- *            output that overlaps itself, then whether the product carries the kernel at
- *            all: 561003), the empty-tensor shortcut, and the
- *            aliasing-aware plan: Contiguous for each input the kernel cannot read in place,
- *            the operator's L0 launch, ViewCopy when the output is not dense;
- *   L0       ew_add_kernel: the generic tiling (ew_tiling) and the kernel step, which runs
- *            the operator's tile function over the blocks on the thread pool;
- *   phase 2  ew_launch: nnopbase's shared executor run.
- *
- * An operator's own code is then its L2 entry points (a few lines each), its L0 launch
- * (picks the kernel for the dtype), its kernel, its doc and its tests. See
+ * An elementwise operator (out[i] = f(in0[i], ...), every tensor of one dtype and one shape)
+ * declares itself once, in an ew_operator (argument names, dtypes per product, L0 launch),
+ * and the layer does the rest: phase 1 (ew_get_workspace_size: CANN's checks in CANN's
+ * order, the empty-tensor shortcut, the aliasing-aware plan), L0 (ew_add_kernel: the tiling
+ * and the kernel step on the thread pool) and phase 2 (ew_launch, nnopbase's executor).
+ * Invariant: nothing here knows which function an operator computes, and L0 (_l0.c) never
+ * calls L2 (_l2.c) (tools/check_layers.py). The checks, the plan and an operator's own part:
  * docs/adding_an_operator.md.
  */
 #ifndef OP_HOST_ELEMENTWISE_H_

@@ -12,28 +12,22 @@
 
 /* Blocks start on 512-byte boundaries, as CANN's tiling aligns them for its DMA. */
 #define BLOCK_ALIGN_BYTES 512
-/* Below this many elements per thread, a wake-up of the pool costs more than it saves.
-   A hand-off costs about 1-2 us on this machine and the kernels do 2-4 elements per ns, so
-   4096 elements (1-2 us of work) is about where a second thread starts to pay. Measured
-   with bench/ on 2 threads, 2026-12-01 (MishGradV2, both operators, ours / oneDNN): 4096
-   against the earlier 32768 took the forward's float32 1e4 from 0.55x to 0.75x and 5e4 from
-   0.44x to 0.81x, its bfloat16 2e4 from 0.88x to 1.34x, the backward's float32 1e4 from
-   0.77x to 1.35x; 8192 and 16384 were in between, 2048 mixed at 5e3. */
+/* Below this many elements per thread, a wake-up of the pool costs more than it saves:
+   4096 elements is about one thread hand-off's worth of kernel time. The measurements behind
+   this and the two constants below: docs/performance.md, "The tiling's constants". */
 #define MIN_ELEMS_PER_THREAD 4096
 /* Blocks are claimed dynamically (in shrinking runs, see runtime/thread_pool.c), so the
    threads finish together only if the last block is short: aim for blocks of about this
    many elements (~2 us of kernel time), with at least MIN_BLOCKS_PER_THREAD per thread (a
    thread slowed by a noisy neighbour hands its share to the others) and at most
-   MAX_BLOCKS_PER_THREAD. 8192 against 16384 measured the same at 1e6 and slightly better
-   at 2e5 (bench/, 2 threads, MishGradV2). */
+   MAX_BLOCKS_PER_THREAD. */
 #define TARGET_BLOCK_ELEMS 8192
 #define MIN_BLOCKS_PER_THREAD 4
 #define MAX_BLOCKS_PER_THREAD 64
 /* Output of at least this many bytes per thread is written with streaming stores: it will
-   not be in that core's L2 (1 MiB on this Zen 5, 1-2 MiB on most current cores) when the
-   call returns anyway, and a cached store first reads the line it writes. Measured with
-   bench/ on 2 threads (MishGradV2): float32 +5% at 1e6 (2 MB per thread), +24% at 3e7.
-   Smaller outputs stay cached for whatever reads them next. */
+   not be in that core's L2 (1 MiB on AMD Zen 5, 1-2 MiB on most current cores) when the
+   call returns anyway, and a cached store first reads the line it writes. Smaller outputs
+   stay cached for whatever reads them next. */
 #define STREAM_MIN_OUT_BYTES_PER_THREAD ((int64_t)1 << 20)
 /* One kernel call's worth: 8192 elements = 32 KiB per f32 stream, within L1/L2 reach. */
 #define TILE_ELEMS 8192

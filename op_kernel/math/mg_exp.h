@@ -2,32 +2,14 @@
  * op_kernel/math/mg_exp.h: exp(x) in float32 lanes, shared by every operator's kernel.
  *
  * Included by a kernel body after one ISA's vocabulary header (simd/mg_simd_*.h); written
- * in the vocabulary's IEEE operations only, so every ISA computes the same bits. The
- * names follow XNNPACK's: rr2 / rr1 = a Cody-Waite argument reduction with two / one
- * constants, lut16 = a 16-entry table of 2^(j/16), p3 / p2 = the polynomial's degree.
- * Accuracy (tests/kernel/test_mg_exp.c checks it against expl):
- *
- *   mg_exp_rr2_lut16_p3  exp(x) = T_j (1 + s') 2^m before one final rounding: the parts
- *                        within 2^-27.5 of exp(x) relative (polynomial 2^-29.2, table
- *                        correction 2^-48, the rest the reduction's rounding for large
- *                        |k|; measured over every 37th float of [-87.3, 20]: 2^-27.63),
- *                        the rounded result within 0.55 ulp (measured 0.549).
- *   mg_exp_rr1_lut16_p2  the short form for 16-bit results: relative error <= 2^-20.3
- *                        (measured 2^-20.37; k L_lo, left out, dominates for large |x|).
- *
- * Both take x in [-200, 20] (the callers clamp): k = 16 m + j stays in range, and
- * T_j 2^m is a normal float for x >= -87.3 (below that, take the parts and scale in
- * double, as the tails of the kernels do).
- *
- * The reduction. k = round(16 x / ln2) by the 1.5 * 2^23 rounding trick: the bits of
- * kbits = fma(x, 16/ln2, 1.5 * 2^23) are 0x4B400000 + k, so j is in their low 4 bits
- * (mg_lookup16 reads them) and 2^m is an add to an exponent field. r = x - k ln2/16 with
- * ln2/16 = L_hi + L_lo; fma(k, -L_hi, x) is exact (L_hi is a multiple of 2^-25 and
- * |r| < 2^-5, so for |x| >= 2^-6 the difference is a multiple of 2^-29 below 2^-5, and for
- * |x| < 2^-6, k = 0). On |r| <= ln2/32, exp(r) = 1 + s with s = r + c2 r^2 + c3 r^3
- * (minimax, relative error 1.6e-9 = 2^-29.2), and 2^(j/16) = T_j (1 + rho_j) to 2^-48
- * (T_j = 2^(j/16) rounded to float), so
- *   exp(x) = T_j 2^m (1 + s'),  s' = s + rho_j = fma(r^2, c3 r + c2, r + rho_j).
+ * in the vocabulary's IEEE operations only, so every ISA computes the same bits. Names as
+ * XNNPACK's (rr2/rr1: a Cody-Waite reduction with two/one constants, lut16: a 16-entry table
+ * of 2^(j/16), p3/p2: the polynomial's degree). mg_exp_rr2_lut16_p3 gives exp(x) as parts
+ * T_j (1 + s') 2^m within 2^-27.5 relative (rounded: 0.55 ulp); mg_exp_rr1_lut16_p2, for
+ * 16-bit results, within 2^-20.3. Both take x in [-200, 20] (the callers clamp): k = 16 m + j
+ * stays in range, and T_j 2^m is a normal float for x >= -87.3 (below that, take the parts
+ * and scale in double, as the kernels' tails do). The reduction, the error budget and the
+ * measurements (tests/kernel/test_mg_exp.c): docs/accuracy.md, "The shared exp".
  */
 #ifndef MG_EXP_H_
 #define MG_EXP_H_

@@ -4,11 +4,10 @@
  * 16-bit table lookup written with plain loads (for ISAs without gathers).
  *
  * Why prefetch: a tile reads its input as one forward stream, and on some machines the
- * hardware prefetchers do not run far enough ahead of it (measured on a 2-core Intel Xeon
- * KVM guest, 2 threads, 3e7 bfloat16: 1.9x faster with the prefetch, float32 1.2x;
- * docs/performance.md). A prefetch is a hint: it never faults and reads nothing into the
- * program, so naming lines past the end of the input is harmless (XNNPACK's kernels do the
- * same).
+ * hardware prefetchers do not run far enough ahead of it (measured: docs/performance.md,
+ * "A software prefetch 2 KiB ahead"). A prefetch is a hint: it never faults and reads
+ * nothing into the program, so naming lines past the end of the input is harmless
+ * (XNNPACK's kernels do the same).
  * Included by each vocabulary header; the gathering ISAs define mg_lookup_words themselves.
  */
 #ifndef MG_SIMD_MEMORY_H_
@@ -17,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2 KiB: 2 and 4 KiB measured alike at 3e7 on the machine above, 1 KiB lower, 8 KiB
-   slightly slower (docs/performance.md) */
+/* 2 KiB: 2 and 4 KiB measured alike at 3e7, 1 KiB lower, 8 KiB slightly slower
+   (docs/performance.md) */
 #define MG_PREFETCH_AHEAD_BYTES 2048
 #define MG_CACHE_LINE_BYTES 64
 

@@ -3,22 +3,10 @@
  * tensor base installs its helper of that name (hicann/opbase include/nnopbase/opdev/).
  *
  * Header-only C++ (C++11 and later); included from C it declares nothing. MishGradV2's own
- * implementation of the interface CANN documents for op::fp16_t (docs/runtime.md, "opdev
- * helpers"):
- *   - `val` holds the bit pattern; fp16_t() is +0; fp16_t(uint16_t) takes a BIT PATTERN,
- *     as CANN's does; fp16_t(x) for any other arithmetic type converts the value;
- *   - every conversion to fp16_t rounds to nearest, ties to even, once (from the value as
- *     a double: exact for every float and for integers up to 2^53), overflowing to
- *     infinity, keeping the sign of zero, NaN becoming a quiet NaN;
- *   - conversions out (operator float/double/intN_t/uintN_t/bool, toFloat(), toInt32(),
- *     ...) are exact to float and double; to integers they truncate toward zero and
- *     saturate at the type's limits, NaN giving 0;
- *   - + - * / compute exactly rounded binary16 results (the double intermediate is wide
- *     enough that rounding twice equals rounding once); comparisons are IEEE's (NaN is
- *     unordered; +0 == -0);
- *   - IsInf() is 1 for +inf, -1 for -inf, 0 otherwise; op::isnan(h) tests for NaN.
- * CANN's bfloat16 conversions and its internal mantissa helpers (ExtractFP16, RightShift,
- * ...) are not provided.
+ * implementation of the interface CANN documents. Invariants: `val` holds the bit pattern and
+ * fp16_t(uint16_t) takes a BIT PATTERN, as CANN's does; every conversion in and every
+ * arithmetic result is rounded to nearest-even exactly once (through double, wide enough that
+ * rounding twice equals rounding once). The whole interface: docs/runtime.md, "opdev helpers".
  */
 #ifndef MISHGRAD_ACLNN_OPDEV_FP16_T_H_
 #define MISHGRAD_ACLNN_OPDEV_FP16_T_H_
