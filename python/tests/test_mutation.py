@@ -66,3 +66,53 @@ def test_the_c_loop_refuses_a_wrong_call():
         _mishgrad._c_loop("tanh", 1, x, x)
     with pytest.raises(TypeError):
         _mishgrad._c_loop("mish")
+
+
+# ---- a tensor's rank: the package's own limit, then the library's ------------------------
+
+RANK_CHILD = r"""
+import numpy as np
+import mishgrad
+from mishgrad import _mishgrad
+
+class Storage:
+    def __init__(self, buf): self.buf = buf
+    def data_ptr(self): return self.buf.ctypes.data
+    def nbytes(self): return self.buf.nbytes
+
+class FakeTensor:
+    # what the package reads of a torch.Tensor: torch itself takes 65 dims and more on the CPU
+    is_cpu = True
+    dtype = "f32"
+    def __init__(self, ndim):
+        self.buf = np.ones(1, np.float32)
+        self.shape = (1,) * ndim
+    def stride(self): return (1,) * len(self.shape)
+    def data_ptr(self): return self.buf.ctypes.data
+    def untyped_storage(self): return Storage(self.buf)
+
+_mishgrad._bind(mishgrad.AclnnError, np.ndarray, np.generic, np.empty_like, FakeTensor, None,
+                {"f32": (0, 4)}, "untyped_storage")
+for ndim, want in ((9, "AclnnError"), (64, "AclnnError"), (65, "ValueError"), (70, "ValueError")):
+    t = [FakeTensor(ndim) for _ in range(3)]
+    try:
+        _mishgrad._mish_backward(t[0], t[1], out=t[2])
+        got = "no error"
+    except mishgrad.AclnnError as e:
+        got = "AclnnError" if e.status == 161002 else "AclnnError %d" % e.status
+    except ValueError as e:
+        got = "ValueError" if "has %d dimensions (at most 64)" % ndim in str(e) else "ValueError: %s" % e
+    assert got == want, (ndim, got, want)
+print("ok")
+"""
+
+
+def test_ranks_past_64_are_the_package_s_value_error():
+    """The package takes up to 64 dims (what NumPy and Python's buffers can have) and passes
+    them to the library, which refuses ranks past 8 (161002); a tensor of more (torch allows
+    them) is refused by the package itself, a ValueError naming the limit. Torch's tensors are
+    stood in for by a class bound as torch's (as test_bind.py does), in a child process."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", RANK_CHILD], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), (done.stdout[-2000:], done.stderr[-3000:])

@@ -285,6 +285,10 @@ MG_TEST(set_tensor_addr_messages_name_the_parameters_addressed) {
         MG_CHECK_STR_CONTAINS(said, dynamic_tail[f % 3]);
     }
     MG_CHECK_EQ_INT(aclDestroyTensorList(list), ACLNN_SUCCESS);
+    /* The list took its element with it: each dynamic call above looked into the list (its
+       element for NULL, CANN's 561103 check) under a pin of its own, and gave the pin back; a
+       pin left behind would keep the destroyed list, and its element, alive (seed 31). */
+    MG_CHECK_EQ_INT(aclDestroyTensor((aclTensor *)items[0]), ACLNN_ERR_PARAM_INVALID);
     MG_CHECK_EQ_INT(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
     for (int i = 0; i < 3; i++) {
         MG_CHECK_EQ_INT(aclDestroyTensor(t[i]), ACLNN_SUCCESS);
