@@ -9,6 +9,7 @@
 #define MG_OP_API_UT_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -75,6 +76,10 @@ public:
             aclSetAclOpExecutorRepeatable(executor);
             aclDestroyAclOpExecutor(executor);
         }
+        // the log says why (a negative UT expects the status; an unexpected one needs the reason)
+        if (status != ACLNN_SUCCESS)
+            std::printf("  (%s's GetWorkspaceSize returned %d: %s)\n", api_, static_cast<int>(status),
+                        RecentError().c_str());
         return status;
     }
     void TestPrecision()
