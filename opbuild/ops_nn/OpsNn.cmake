@@ -10,7 +10,19 @@
 # alone, so that one which does not build leaves the others building.
 set(_opsnn_include_dirs
   ${PROJECT_SOURCE_DIR}/optiling/include ${PROJECT_SOURCE_DIR}/opdev/include
-  ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/include/aclnnop ${PROJECT_SOURCE_DIR}/ascendc/include)
+  ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/ascendc/include)
+# Searched after the directory's own folders and the project's: ops-nn's common/inc and
+# common/inc/op_api (its op_api build has both: a plain "aclnn_util.h" is ops-nn's, with
+# Ops::NN::AclnnUtil), then the installed aclnnop headers (the project's Mish headers must
+# not shadow a directory's own aclnn_mish.h, nor the ACLNN_API-only aclnn_util.h ops-nn's).
+set(_opsnn_after)
+if(MISHGRAD_OPS_NN_COMMON)
+  list(APPEND _opsnn_after "SHELL:-idirafter ${MISHGRAD_OPS_NN_COMMON}")
+  if(EXISTS ${MISHGRAD_OPS_NN_COMMON}/op_api)
+    list(APPEND _opsnn_after "SHELL:-idirafter ${MISHGRAD_OPS_NN_COMMON}/op_api")
+  endif()
+endif()
+list(APPEND _opsnn_after "SHELL:-idirafter ${PROJECT_SOURCE_DIR}/include/aclnnop")
 set(_opsnn_objects)
 set(_opsnn_kernel_libs)
 set(_opsnn_headers)
@@ -181,9 +193,7 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     file(GLOB _defs ${_dir}/op_host/*_def.cpp)
     add_executable(opsnn_gen_${_name} ${_defs} ${PROJECT_SOURCE_DIR}/opbuild/src/aclnn_gen.cpp)
     target_include_directories(opsnn_gen_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir} ${_dir}/op_host)
-    if(MISHGRAD_OPS_NN_COMMON)
-      target_compile_options(opsnn_gen_${_name} PRIVATE -idirafter ${MISHGRAD_OPS_NN_COMMON})
-    endif()
+    target_compile_options(opsnn_gen_${_name} PRIVATE ${_opsnn_after})
     target_link_libraries(opsnn_gen_${_name} PRIVATE optiling)
     target_compile_options(opsnn_gen_${_name} PRIVATE -Wno-error -w)
     set_target_properties(opsnn_gen_${_name} PROPERTIES CXX_STANDARD 17)
@@ -206,9 +216,7 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
                              ${PROJECT_SOURCE_DIR}/opbuild/include)
   # what ops-nn ships in its own common/inc, for the headers this project does not provide
   # (ours come first: -idirafter)
-  if(MISHGRAD_OPS_NN_COMMON)
-    target_compile_options(opsnn_obj_${_name} PRIVATE -idirafter ${MISHGRAD_OPS_NN_COMMON})
-  endif()
+  target_compile_options(opsnn_obj_${_name} PRIVATE ${_opsnn_after})
   target_link_libraries(opsnn_obj_${_name} PRIVATE opdev)
   # ops-nn's sources are not held to this project's warnings
   target_compile_options(opsnn_obj_${_name} PRIVATE -Wno-error -w)
@@ -312,9 +320,7 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
                                ${_dir}/op_api ${_gen_include} ${_utinc} ${_utinc}/a/b/c/d)
     target_link_libraries(opsnn_ut_${_name} PRIVATE opsnn_cust_opapi op_api_ut opdev)
     target_compile_options(opsnn_ut_${_name} PRIVATE -Wno-error -w)
-    if(MISHGRAD_OPS_NN_COMMON)
-      target_compile_options(opsnn_ut_${_name} PRIVATE -idirafter ${MISHGRAD_OPS_NN_COMMON})
-    endif()
+    target_compile_options(opsnn_ut_${_name} PRIVATE ${_opsnn_after})
     set_target_properties(opsnn_ut_${_name} PROPERTIES CXX_STANDARD 17)
   endif()
   # the kernel UTs (tests/ut/op_kernel: tikicpulib.h's ICPU_RUN_KF on the kernel source they
@@ -324,6 +330,7 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     add_executable(opsnn_kut_${_name} ${_kuts})
     target_include_directories(opsnn_kut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir}/op_kernel
                                ${_dir}/tests/ut/op_kernel)
+    target_compile_options(opsnn_kut_${_name} PRIVATE "SHELL:-idirafter ${PROJECT_SOURCE_DIR}/include/aclnnop")
     if(MISHGRAD_OPS_NN_COMMON)
       get_filename_component(_checkout ${MISHGRAD_OPS_NN_COMMON}/../.. ABSOLUTE)
       target_compile_options(opsnn_kut_${_name} PRIVATE -idirafter ${_checkout}/tests/ut/op_kernel)

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "mgrt.h"
 #include "op_api_ut_common/op_api_ut.h"
 #include "op_api_ut_common/references.h"
 
@@ -113,6 +114,17 @@ std::string RecentError()
 {
     const char *m = aclGetRecentErrMsg();
     return m != nullptr ? m : "(no message)";
+}
+
+std::string PeekRecentError(int32_t status)
+{
+    // reading clears it (as CANN's): recorded again, with the status it came with (which logs
+    // it once more at error level: the only way back in a build without test hooks)
+    const char *m = aclGetRecentErrMsg();
+    if (m == nullptr) return "(no message)";
+    std::string copy = m;
+    mgrt_fail(status, "%s", copy.c_str());
+    return copy;
 }
 
 Materialized::~Materialized()

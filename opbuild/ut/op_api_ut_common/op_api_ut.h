@@ -48,6 +48,8 @@ aclrtStream Stream();
 /* Reads the outputs back and compares them with the reference of `api`. */
 void Compare(const char *api, const Materialized &m);
 std::string RecentError();
+/* The same without consuming it: a UT may read it after TestGetWorkspaceSize. */
+std::string PeekRecentError(int32_t status);
 
 template <typename T> T Arg(T v, bool, Materialized &m)
 {
@@ -79,7 +81,7 @@ public:
         // the log says why (a negative UT expects the status; an unexpected one needs the reason)
         if (status != ACLNN_SUCCESS)
             std::printf("  (%s's GetWorkspaceSize returned %d: %s)\n", api_, static_cast<int>(status),
-                        RecentError().c_str());
+                        PeekRecentError(static_cast<int32_t>(status)).c_str());
         return status;
     }
     void TestPrecision()
