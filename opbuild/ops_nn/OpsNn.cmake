@@ -297,6 +297,26 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
       target_compile_options(${_k} PRIVATE ${_ts_option})
     endforeach()
   endif()
+  # The operator alone, linked as a library that may leave nothing undefined: a directory whose
+  # op_api calls what another operator defines (an l0op of a directory outside the build) is
+  # reported as not built, with the symbol and the object that wants it, instead of leaving
+  # the package's libcust_opapi.so unloadable for every example.
+  add_library(opsnn_check_${_name} SHARED EXCLUDE_FROM_ALL $<TARGET_OBJECTS:opsnn_obj_${_name}>
+              $<TARGET_OBJECTS:opbuild_launcher>)
+  target_link_libraries(opsnn_check_${_name} PRIVATE opdev optiling nnopbase ascendcl)
+  if(TARGET ascendc_twin)
+    target_link_libraries(opsnn_check_${_name} PRIVATE ascendc_twin)
+  endif()
+  foreach(_k IN LISTS _this_kernels)
+    get_target_property(_type ${_k} TYPE)
+    if(_type STREQUAL "OBJECT_LIBRARY")
+      target_sources(opsnn_check_${_name} PRIVATE $<TARGET_OBJECTS:${_k}>)
+    endif()
+    target_link_libraries(opsnn_check_${_name} PRIVATE ${_k})
+  endforeach()
+  target_link_options(opsnn_check_${_name} PRIVATE "LINKER:--no-undefined")
+  set_target_properties(opsnn_check_${_name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/opsnn/check)
+  add_dependencies(opsnn_op_${_name} opsnn_check_${_name})
   file(GLOB _api_headers ${_dir}/op_host/op_api/aclnn_*.h ${_dir}/op_api/aclnn_*.h)
   list(APPEND _opsnn_headers ${_api_headers})
   # the UTs (and the generated values UTs of a generated op_api)
