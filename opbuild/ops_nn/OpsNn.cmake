@@ -364,15 +364,40 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     # CANN builds kernel UTs with __CCE_KT_TEST__ (ops-nn's UTs include tikicpulib.h under it);
     # the project's own kernel UTs compare with the project's reference library
     target_compile_definitions(opsnn_kut_${_name} PRIVATE __CCE_KT_TEST__=1)
-    # a kernel on DTYPE_<PARAM> macros: its UTs see the first dtype combination of the OpDef
-    file(GLOB _defs ${_dir}/op_host/*_def.cpp)
-    _opsnn_dtype_combinations(_kut_combos ${_defs})
-    if(_kut_combos_count GREATER 0)
-      target_compile_definitions(opsnn_kut_${_name} PRIVATE ${_kut_combos_0_defines})
+    # a kernel on DTYPE_<PARAM> macros: its UTs see the compile options the directory's own
+    # tests/ut/op_kernel/CMakeLists.txt gives them (ops-nn's AddOpTestCase(<op> "<soc>"
+    # "<options>" ...), e.g. "-DDTYPE_X=float -DDTYPE_Y=float": the dtype its UT's data are
+    # written in), as CANN's build does; without that line, the first dtype combination of
+    # the OpDef
+    set(_kut_dtype_defines)
+    set(_kut_told FALSE)
+    if(EXISTS ${_dir}/tests/ut/op_kernel/CMakeLists.txt)
+      file(STRINGS ${_dir}/tests/ut/op_kernel/CMakeLists.txt _calls REGEX "^[ \t]*AddOpTestCase[ \t]*\\(")
+      foreach(_call IN LISTS _calls)
+        if(NOT _kut_told AND _call MATCHES "AddOpTestCase[ \t]*\\([^\"]*\"[^\"]*\"[ \t]+\"([^\"]*)\"")
+          set(_kut_told TRUE)
+          separate_arguments(_opts UNIX_COMMAND "${CMAKE_MATCH_1}")
+          foreach(_o IN LISTS _opts)
+            if(_o MATCHES "^-D(.+)$")
+              list(APPEND _kut_dtype_defines ${CMAKE_MATCH_1})
+            endif()
+          endforeach()
+        endif()
+      endforeach()
+    endif()
+    if(NOT _kut_told)
+      file(GLOB _defs ${_dir}/op_host/*_def.cpp)
+      _opsnn_dtype_combinations(_kut_combos ${_defs})
+      if(_kut_combos_count GREATER 0)
+        set(_kut_dtype_defines ${_kut_combos_0_defines})
+      endif()
+    endif()
+    if(_kut_dtype_defines)
+      target_compile_definitions(opsnn_kut_${_name} PRIVATE ${_kut_dtype_defines})
     endif()
     # a kernel UT that declares the kernel (extern "C") instead of including its source is
     # linked with the kernel built for it under its own name (the twin's extern "C" entry of a
-    # template kernel; a DTYPE_ kernel with the first combination)
+    # template kernel; a DTYPE_ kernel with the UT's dtype defines above)
     set(_includes_kernel FALSE)
     foreach(_u IN LISTS _kuts)
       file(STRINGS ${_u} _inc REGEX "#include.*op_kernel/.*\\.cpp")
@@ -383,8 +408,8 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     if(NOT _includes_kernel AND COMMAND ascendc_twin_add_kernel AND EXISTS ${_dir}/op_kernel/${_kernel}.cpp)
       string(REGEX REPLACE "_apt$" "" _function ${_kernel})
       set(_kut_defines)
-      if(_kut_combos_count GREATER 0)
-        set(_kut_defines DEFINES ${_kut_combos_0_defines})
+      if(_kut_dtype_defines)
+        set(_kut_defines DEFINES ${_kut_dtype_defines})
       endif()
       ascendc_twin_add_kernel(opsnn_kutkernel_${_name} SOURCES ${_dir}/op_kernel/${_kernel}.cpp KERNEL ${_function}
                               ${_key_args} ${_kut_defines})
