@@ -114,6 +114,9 @@ double Swish(const double *in, const double *a, size_t n)
     const double beta = Attr(a, n, 0, 1.0);
     return in[0] * Sigmoid(beta * in[0]);
 }
+// sigmoid's gradient from the forward's output y (aclnnSigmoidBackward's documented formula):
+// grad_output * y * (1 - y)
+double SigmoidGradRef(const double *in, const double *, size_t) { return in[0] * in[1] * (1.0 - in[1]); }
 // silu_mul(x, y) = silu(x) * y
 double SiluMul(const double *in, const double *, size_t) { return in[0] * Sigmoid(in[0]) * in[1]; }
 
@@ -159,6 +162,7 @@ const Reference table[] = {
     {"aclnnSoftsignBackward", SoftsignGrad},
     {"aclnnHardsigmoidV2", HardSigmoid},
     {"aclnnThresholdBackward", ThresholdGrad},
+    {"aclnnSigmoidBackward", SigmoidGradRef},
 };
 } // namespace
 

@@ -1,21 +1,30 @@
 // opdev/src/executor.cpp: UniqueExecutor and the plan's bookkeeping over libnnopbase's
 // executor: which tensor lives where (a caller's slot or a workspace region), the
-// intermediates opdev created (destroyed with the executor), the DFX names, phase 2.
+// intermediates opdev created (destroyed with the executor), the host tensors'
+// values (ConvertToTensor), the DFX names, phase 2.
 #include <cstring>
 #include <deque>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "l0_kernels.h"
 #include "mgrt.h"
 #include "opdev_internal.h"
 
 namespace op {
 namespace mg {
 namespace {
+struct HostTensor {
+    const aclTensor *tensor;
+    std::vector<unsigned char> bytes; // the values in the tensor's dtype
+    bool planned;                     // the step writing them into the workspace is added
+};
 struct ExecState {
     std::vector<std::pair<std::pair<const aclTensor *, bool>, Place>> places;
+    std::vector<HostTensor> hosts;
     std::vector<aclTensor *> owned;
+    std::vector<aclIntArray *> arrays; // AllocIntArray's, destroyed with the executor
     std::deque<std::string> names; // slot names must outlive the executor's use of them
 };
 
@@ -23,6 +32,7 @@ void FreeState(void *p)
 {
     auto *state = static_cast<ExecState *>(p);
     for (aclTensor *t : state->owned) aclDestroyTensor(t);
+    for (aclIntArray *a : state->arrays) aclDestroyIntArray(a);
     delete state;
 }
 
@@ -35,8 +45,11 @@ thread_local const char *current_api = "aclnn";
 thread_local std::vector<std::pair<const aclTensor *, std::string>> dfx_names;
 AiCoreLauncher launcher = nullptr;
 
-void FillDenseView(nnop_view *v, const Shape &shape, DataType dtype)
+void FillDenseView(nnop_view *v, const Shape &in, DataType dtype)
 {
+    // dense: more dims than a view holds read as one dim of all the elements
+    Shape shape = in;
+    if (in.GetDimNum() > NNOP_MAX_RANK) shape = Shape{in.GetShapeSize()};
     std::memset(v, 0, sizeof *v);
     v->rank = static_cast<int>(shape.GetDimNum());
     v->dtype = static_cast<aclDataType>(dtype);
@@ -95,12 +108,47 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
     for (auto &p : state->places)
         if (p.first.first == t && (p.first.second == written || p.second.buffer.kind == NNOP_BUFFER_WORKSPACE)) {
             *place = p.second;
+            // A host tensor read by a step: its values are written into its workspace place
+            // at phase 2, before that step (once; steps run in the order added).
+            for (auto &h : state->hosts)
+                if (h.tensor == t && !h.planned) {
+                    if (written) {
+                        *status = mgrt_fail(ACLNN_ERR_INNER, "%s: a host tensor (ConvertToTensor) is written by a step",
+                                            CurrentApi());
+                        return false;
+                    }
+                    mg_const_params c;
+                    std::memset(&c, 0, sizeof c);
+                    c.nbytes = static_cast<uint32_t>(h.bytes.size());
+                    if (!h.bytes.empty()) std::memcpy(c.bytes, h.bytes.data(), h.bytes.size());
+                    nnop_buffer b = p.second.buffer;
+                    *status = nnop_executor_add_step(executor, "ConvertToTensor", mg_const_step, &c,
+                                                     static_cast<uint32_t>(sizeof c.nbytes + c.nbytes), &b, 1, c.nbytes);
+                    if (*status != ACLNN_SUCCESS) return false;
+                    h.planned = true;
+                }
             return true;
         }
     state->names.emplace_back(NameOf(t));
     const char *name = state->names.back().c_str();
     nnop_view view;
-    *status = nnop_view_from_tensor(t, CurrentApi(), name, &view);
+    nnop_tensor_snapshot snap;
+    *status = nnop_tensor_snapshot_of(t, CurrentApi(), name, &snap);
+    if (*status != ACLNN_SUCCESS) return false;
+    if (snap.rank > NNOP_MAX_RANK) {
+        // More dims than a plan's view holds (ops-nn's op_apis take up to 25 and flatten them
+        // for their kernels): the same elements in fewer dims when they collapse to that many;
+        // otherwise validation refuses the rank as before.
+        std::vector<int64_t> dims, strides;
+        if (FullView(t, &dims, &strides) && CollapseView(&dims, &strides)) {
+            snap.rank = dims.size();
+            for (size_t i = 0; i < dims.size(); i++) {
+                snap.dims[i] = dims[i];
+                snap.strides[i] = strides[i];
+            }
+        }
+    }
+    *status = nnop_view_from_snapshot(&snap, CurrentApi(), name, &view);
     if (*status != ACLNN_SUCCESS) return false;
     nnop_buffer_kind kind = written ? NNOP_BUFFER_OUTPUT : NNOP_BUFFER_INPUT;
     int index = nnop_executor_bind(executor, kind, t, name);
@@ -125,9 +173,9 @@ aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype
         mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: the executor is not live", CurrentApi());
         return nullptr;
     }
-    if (shape.GetDimNum() > NNOP_MAX_RANK || shape.GetShapeSize() < 0 || mg_dtype_size(dtype) <= 0) {
-        mgrt_fail(ACLNN_ERR_INNER, "%s: cannot plan a %s tensor of shape %s (rank over %d, or no element size)",
-                  CurrentApi(), mg_dtype_name(dtype), ToString(shape).GetString(), NNOP_MAX_RANK);
+    if (shape.GetShapeSize() < 0 || mg_dtype_size(dtype) <= 0) {
+        mgrt_fail(ACLNN_ERR_INNER, "%s: cannot plan a %s tensor of shape %s (no element count or size)",
+                  CurrentApi(), mg_dtype_name(dtype), ToString(shape).GetString());
         return nullptr;
     }
     size_t n = shape.GetDimNum();
@@ -153,6 +201,15 @@ aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype
     }
     state->places.push_back({{t, false}, p});
     return t;
+}
+
+const std::vector<unsigned char> *HostValues(aclOpExecutor *executor, const aclTensor *t)
+{
+    ExecState *state = StateOf(executor);
+    if (state == nullptr) return nullptr;
+    for (auto &h : state->hosts)
+        if (h.tensor == t) return &h.bytes;
+    return nullptr;
 }
 } // namespace mg
 } // namespace op
@@ -187,7 +244,56 @@ aclTensor *aclOpExecutor::AllocTensor(op::DataType dtype, op::Format storageForm
 
 aclIntArray *aclOpExecutor::AllocIntArray(const int64_t *value, uint64_t size)
 {
-    return aclCreateIntArray(value, size);
+    aclIntArray *a = aclCreateIntArray(value, size);
+    op::mg::ExecState *state = op::mg::StateOf(this);
+    if (a != nullptr && state != nullptr) state->arrays.push_back(a);
+    return a;
+}
+
+const aclTensor *aclOpExecutor::ConvertHostValues(const void *values, uint64_t size, op::DataType from,
+                                                  op::DataType to, bool scalar)
+{
+    op::mg::ExecState *state = op::mg::StateOf(this);
+    const int elem = mg_cast_elem_size(static_cast<int>(to));
+    if (state == nullptr || (values == nullptr && size > 0)) {
+        mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: ConvertToTensor without values or a live executor",
+                  op::mg::CurrentApi());
+        return nullptr;
+    }
+    if (elem == 0 || mg_cast_elem_size(static_cast<int>(from)) == 0) {
+        mgrt_fail(ACLNN_ERR_INNER, "%s: ConvertToTensor from %s to %s is not modelled", op::mg::CurrentApi(),
+                  mg_dtype_name(from), mg_dtype_name(to));
+        return nullptr;
+    }
+    if (size > MG_CONST_MAX_BYTES / static_cast<uint64_t>(elem)) {
+        mgrt_fail(ACLNN_ERR_INNER, "%s: ConvertToTensor of %llu %s values (more than %d bytes) is not modelled",
+                  op::mg::CurrentApi(), static_cast<unsigned long long>(size), mg_dtype_name(to), MG_CONST_MAX_BYTES);
+        return nullptr;
+    }
+    std::vector<unsigned char> bytes(static_cast<size_t>(size) * static_cast<size_t>(elem));
+    if (size > 0 && mg_convert_values(static_cast<int>(from), values, static_cast<int>(to), bytes.data(),
+                                      static_cast<int64_t>(size)) != 0)
+        return nullptr;
+    op::Shape shape;
+    if (!scalar) shape.AppendDim(static_cast<int64_t>(size));
+    aclTensor *t = op::mg::NewTensor(this, shape, to, ge::FORMAT_ND, nullptr);
+    if (t == nullptr) return nullptr;
+    state->hosts.push_back(op::mg::HostTensor{t, std::move(bytes), false});
+    return t;
+}
+
+const aclTensor *aclOpExecutor::ConvertToTensor(const aclIntArray *value, op::DataType dataType)
+{
+    if (value == nullptr) return ConvertHostValues(nullptr, 1, ge::DT_INT64, dataType);
+    std::vector<int64_t> v = value->ToVector();
+    return ConvertHostValues(v.data(), v.size(), ge::DT_INT64, dataType);
+}
+
+const aclTensor *aclOpExecutor::ConvertToTensor(const aclScalar *value, op::DataType dataType)
+{
+    if (value == nullptr) return ConvertHostValues(nullptr, 1, ge::DT_DOUBLE, dataType, true);
+    const double v = value->ToDouble();
+    return ConvertHostValues(&v, 1, ge::DT_DOUBLE, dataType, true);
 }
 
 uint64_t aclOpExecutor::GetWorkspaceSize() { return nnop_executor_workspace_size(this); }

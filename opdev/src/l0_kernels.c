@@ -1,4 +1,5 @@
-/* opdev/src/l0_kernels.c: CPU kernels of the helper l0 ops Cast, Muls and BroadcastTo. Cast goes
+/* opdev/src/l0_kernels.c: CPU kernels of the helper l0 ops Cast, Muls, BroadcastTo and Fill,
+   and the conversion of ConvertToTensor's host values. Cast goes
    through double: exact for every source but (u)int64 beyond 2^53; float16 is reached via
    float (the runtime's aclFloatToFloat16), bfloat16 rounds float to nearest even; integer
    targets saturate (NaN gives 0) instead of C's undefined out-of-range conversion. */
@@ -119,4 +120,33 @@ int32_t mg_broadcast_step(const void *params, void *const *buffers) {
         }
     }
     return 0;
+}
+
+int32_t mg_fill_step(const void *params, void *const *buffers) {
+    const mg_fill_params *f = params;
+    const unsigned char *value = f->from_buffer ? buffers[0] : f->value;
+    unsigned char *dst = buffers[f->from_buffer ? 1 : 0];
+    for (int64_t i = 0; i < f->n; i++) memcpy(dst + i * f->elem_size, value, (size_t)f->elem_size);
+    return 0;
+}
+
+int32_t mg_const_step(const void *params, void *const *buffers) {
+    const mg_const_params *c = params;
+    memcpy(buffers[0], c->bytes, c->nbytes);
+    return 0;
+}
+
+int mg_cast_elem_size(int dtype) { return mg_cast_supported(dtype) ? size_of(dtype) : 0; }
+
+int mg_convert_values(int src, const void *from, int dst, void *to, int64_t n) {
+    if (!mg_cast_supported(src) || !mg_cast_supported(dst)) return -1;
+    if (n <= 0) return 0;
+    /* through double loses (u)int64 above 2^53: the same dtype is copied instead */
+    if (src == dst) {
+        memcpy(to, from, (size_t)(n * size_of(src)));
+        return 0;
+    }
+    mg_cast_params c = {n, src, dst};
+    void *buffers[2] = {(void *)(uintptr_t)from, to};
+    return mg_cast_step(&c, buffers);
 }

@@ -36,6 +36,35 @@ typedef struct mg_broadcast_params {
 /* buffers: [0] the dense source, [1] numel dense destination elements. */
 int32_t mg_broadcast_step(const void *params, void *const *buffers);
 
+/* Fill: every one of n elements of elem_size bytes is the value; the value is `value`
+   (a host tensor's bytes, known at phase 1) unless from_buffer, when it is the first element
+   of buffers[0] (a tensor of the plan). */
+#define MG_FILL_MAX_ELEM 16
+typedef struct mg_fill_params {
+    int64_t n;
+    int64_t elem_size;
+    int from_buffer;
+    unsigned char value[MG_FILL_MAX_ELEM];
+} mg_fill_params;
+/* buffers: [0] the value's tensor (from_buffer) then the destination; else [0] the destination. */
+int32_t mg_fill_step(const void *params, void *const *buffers);
+
+/* A host tensor's bytes written into its place in the workspace, for the steps that read
+   it there (a kernel launch taking a host tensor as a GM input). */
+#define MG_CONST_MAX_BYTES 1000
+typedef struct mg_const_params {
+    uint32_t nbytes;
+    unsigned char bytes[MG_CONST_MAX_BYTES];
+} mg_const_params;
+/* buffers: [0] the destination (nbytes). */
+int32_t mg_const_step(const void *params, void *const *buffers);
+
+/* n values of dtype `src` at `from` converted to dtype `dst` at `to` (mg_cast_step's rules;
+   the same dtype is copied bit for bit). 0 when both dtypes are supported, -1 otherwise. */
+int mg_convert_values(int src, const void *from, int dst, void *to, int64_t n);
+/* The bytes of one element of a dtype, 0 when mg_cast_supported does not know it. */
+int mg_cast_elem_size(int dtype);
+
 #ifdef __cplusplus
 }
 #endif

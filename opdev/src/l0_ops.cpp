@@ -1,5 +1,5 @@
 // opdev/src/l0_ops.cpp: the helper l0 ops operators call most (Contiguous, ViewCopy, Cast,
-// Muls, Reshape, BroadcastTo), each planned as steps of libnnopbase's executor: its copy steps
+// Muls, Reshape, BroadcastTo, Fill), each planned as steps of libnnopbase's executor: its copy steps
 // (view_copy.c) where they exist, opdev's CPU kernels (l0_kernels.c) otherwise.
 #include <cstring>
 
@@ -8,6 +8,7 @@
 #include "aclnn_kernels/reshape.h"
 #include "l0_kernels.h"
 #include "level0/broadcast_to.h"
+#include "level0/fill.h"
 #include "level0/muls.h"
 #include "mgrt.h"
 #include "opdev_internal.h"
@@ -37,6 +38,26 @@ bool IntArrayShape(const aclIntArray *array, op::Shape *shape)
     }
     for (uint64_t i = 0; i < n; i++) shape->AppendDim(values[i]);
     return true;
+}
+// When `dims` is a host tensor (ConvertToTensor), its values must name `shape`: the callers
+// pass the same dims twice, and a mismatch is their bug, not something to pick a side in.
+bool HostDimsMatch(aclOpExecutor *executor, const aclTensor *dims, const op::Shape &shape, const char *op)
+{
+    const std::vector<unsigned char> *bytes = op::mg::HostValues(executor, dims);
+    if (bytes == nullptr) return true;
+    const int dtype = static_cast<int>(dims->GetDataType());
+    const int elem = mg_cast_elem_size(dtype);
+    std::vector<int64_t> values(elem > 0 ? bytes->size() / static_cast<size_t>(elem) : 0);
+    op::Shape got;
+    if (elem > 0 && mg_convert_values(dtype, bytes->data(), static_cast<int>(ge::DT_INT64), values.data(),
+                                      static_cast<int64_t>(values.size())) == 0 &&
+        values.size() <= op::Shape::kMaxDimNum) {
+        for (int64_t v : values) got.AppendDim(v);
+        if (got == shape) return true;
+    }
+    mgrt_fail(ACLNN_ERR_PARAM_INVALID, "%s: %s's dims tensor (%zu values) does not name the shape %s",
+              op::mg::CurrentApi(), op, values.size(), op::ToString(shape).GetString());
+    return false;
 }
 } // namespace
 
@@ -146,7 +167,10 @@ const aclTensor *Reshape(const aclTensor *x, const aclIntArray *shape, aclOpExec
     return IntArrayShape(shape, &s) ? Reshape(x, s, executor) : nullptr;
 }
 
-const aclTensor *BroadcastTo(const aclTensor *x, const op::Shape &shape, aclOpExecutor *executor)
+// x broadcast to `shape`, into `dst` (a tensor of that shape the caller allocated) or a new
+// tensor when dst is NULL; x itself when it has the shape already.
+static const aclTensor *BroadcastInto(const aclTensor *x, const op::Shape &shape, const aclTensor *dst,
+                                      aclOpExecutor *executor)
 {
     Place px;
     if (x == nullptr) return nullptr;
@@ -159,10 +183,16 @@ const aclTensor *BroadcastTo(const aclTensor *x, const op::Shape &shape, aclOpEx
     if (in == shape) return x;
     const aclTensor *dense = Dense(x, executor, &px);
     if (dense == nullptr) return nullptr;
-    aclTensor *y = op::mg::NewTensor(executor, shape, x->GetDataType(), x->GetStorageFormat(), nullptr);
+    const aclTensor *y = dst;
+    if (y == nullptr) y = op::mg::NewTensor(executor, shape, x->GetDataType(), x->GetStorageFormat(), nullptr);
     Place py;
     aclnnStatus status;
-    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (y == nullptr || !op::mg::Locate(executor, y, true, &py, &status)) return nullptr;
+    if (!py.dense || py.view.elem_size != px.view.elem_size || py.view.numel != shape.GetShapeSize()) {
+        mgrt_fail(ACLNN_ERR_INNER, "%s: BroadcastTo into a tensor that is not a dense %s of the source's dtype",
+                  op::mg::CurrentApi(), op::ToString(shape).GetString());
+        return nullptr;
+    }
     mg_broadcast_params params;
     std::memset(&params, 0, sizeof params);
     params.rank = static_cast<int>(shape.GetDimNum());
@@ -176,16 +206,70 @@ const aclTensor *BroadcastTo(const aclTensor *x, const op::Shape &shape, aclOpEx
         params.in_strides[d] = ind == 1 ? 0 : stride;
         stride *= ind;
     }
-    nnop_buffer buffers[2] = {px.DenseData(), py.buffer};
+    nnop_buffer buffers[2] = {px.DenseData(), py.DenseData()};
     if (params.numel > 0 && nnop_executor_add_step(executor, "BroadcastTo", mg_broadcast_step, &params, sizeof params,
                                                    buffers, 2, static_cast<uint64_t>(params.numel)) != ACLNN_SUCCESS)
         return nullptr;
     return y;
 }
 
+const aclTensor *BroadcastTo(const aclTensor *x, const op::Shape &shape, aclOpExecutor *executor)
+{
+    return BroadcastInto(x, shape, nullptr, executor);
+}
+
+const aclTensor *BroadcastTo(const aclTensor *x, const aclTensor *y, const aclTensor *shape, aclOpExecutor *executor)
+{
+    if (x == nullptr || y == nullptr || shape == nullptr) return nullptr;
+    const op::Shape target = y->GetViewShape();
+    if (!HostDimsMatch(executor, shape, target, "BroadcastTo")) return nullptr;
+    return BroadcastInto(x, target, y, executor);
+}
+
 const aclTensor *BroadcastTo(const aclTensor *x, const aclIntArray *shape, aclOpExecutor *executor)
 {
     op::Shape s;
     return IntArrayShape(shape, &s) ? BroadcastTo(x, s, executor) : nullptr;
+}
+
+const aclTensor *Fill(const aclTensor *dims, const aclTensor *value, const aclIntArray *outShape,
+                      aclOpExecutor *executor)
+{
+    op::Shape shape;
+    if (dims == nullptr || value == nullptr || outShape == nullptr || !IntArrayShape(outShape, &shape)) return nullptr;
+    if (!HostDimsMatch(executor, dims, shape, "Fill")) return nullptr;
+    const op::DataType dtype = value->GetDataType();
+    const int64_t elem = mg_dtype_size(dtype);
+    if (value->Size() != 1 || elem <= 0 || elem > MG_FILL_MAX_ELEM) {
+        mgrt_fail(ACLNN_ERR_PARAM_INVALID, "%s: Fill's value is a %s tensor of %lld elements, not one element",
+                  op::mg::CurrentApi(), mg_dtype_name(dtype), static_cast<long long>(value->Size()));
+        return nullptr;
+    }
+    aclTensor *y = op::mg::NewTensor(executor, shape, dtype, ge::FORMAT_ND, nullptr);
+    Place py;
+    aclnnStatus status;
+    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (py.view.numel == 0) return y;
+    mg_fill_params params;
+    std::memset(&params, 0, sizeof params);
+    params.n = py.view.numel;
+    params.elem_size = elem;
+    nnop_buffer buffers[2];
+    uint32_t count = 0;
+    const std::vector<unsigned char> *host = op::mg::HostValues(executor, value);
+    if (host != nullptr) {
+        // known at phase 1: the value travels in the step's parameters
+        std::memcpy(params.value, host->data(), static_cast<size_t>(elem));
+    } else {
+        Place pv;
+        if (Dense(value, executor, &pv) == nullptr) return nullptr;
+        params.from_buffer = 1;
+        buffers[count++] = pv.DenseData();
+    }
+    buffers[count++] = py.buffer;
+    if (nnop_executor_add_step(executor, "Fill", mg_fill_step, &params, sizeof params, buffers, count,
+                               static_cast<uint64_t>(params.n)) != ACLNN_SUCCESS)
+        return nullptr;
+    return y;
 }
 } // namespace l0op

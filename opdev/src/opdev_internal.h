@@ -3,6 +3,8 @@
 #ifndef MG_OPDEV_INTERNAL_H_
 #define MG_OPDEV_INTERNAL_H_
 
+#include <vector>
+
 #include "nnop.h"
 #include "opdev/op_executor.h"
 
@@ -28,6 +30,13 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
 /* A new dense tensor in the workspace (or sharing `alias`'s dense data when given). */
 aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype, Format format,
                      const Place *alias);
+/* `t`'s view dims and strides, all of them (a snapshot keeps NNOP_MAX_RANK). */
+bool FullView(const aclTensor *t, std::vector<int64_t> *dims, std::vector<int64_t> *strides);
+/* The same elements in as few dims as they allow: size-1 dims dropped, a dim merged into the
+   one before it when that one steps over it exactly. true when NNOP_MAX_RANK dims hold it. */
+bool CollapseView(std::vector<int64_t> *dims, std::vector<int64_t> *strides);
+/* A host tensor's values (ConvertToTensor), in its dtype; NULL for any other tensor. */
+const std::vector<unsigned char> *HostValues(aclOpExecutor *executor, const aclTensor *t);
 /* The name DFX_IN/DFX_OUT recorded for `t` on this thread, or "tensor". */
 const char *NameOf(const aclTensor *t);
 } // namespace mg

@@ -1,9 +1,12 @@
 // opdev/src/tensor.cpp: aclTensor's members, answered by libnnopbase from the token (a
 // stale or NULL handle reads as an empty float tensor; the checks name it first).
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "nnop.h"
 #include "opdev/common_types.h"
+#include "opdev_internal.h"
 
 namespace {
 bool Snap(const aclTensor *t, nnop_tensor_snapshot *s)
@@ -12,6 +15,53 @@ bool Snap(const aclTensor *t, nnop_tensor_snapshot *s)
     return t != nullptr && nnop_tensor_snapshot_of(t, "aclTensor", "tensor", s) == ACLNN_SUCCESS;
 }
 } // namespace
+
+namespace op {
+namespace mg {
+bool FullView(const aclTensor *t, std::vector<int64_t> *dims, std::vector<int64_t> *strides)
+{
+    int64_t *d = nullptr, *st = nullptr;
+    uint64_t nd = 0, ns = 0;
+    const bool ok = aclGetViewShape(t, &d, &nd) == ACLNN_SUCCESS && aclGetViewStrides(t, &st, &ns) == ACLNN_SUCCESS &&
+                    nd == ns;
+    if (ok) {
+        dims->assign(d, d + nd);
+        strides->assign(st, st + ns);
+    }
+    std::free(d);
+    std::free(st);
+    return ok;
+}
+
+bool CollapseView(std::vector<int64_t> *dims, std::vector<int64_t> *strides)
+{
+    std::vector<int64_t> d, st;
+    for (size_t i = 0; i < dims->size(); i++) {
+        if ((*dims)[i] == 0) { // empty: one dim of 0 says all
+            dims->assign(1, 0);
+            strides->assign(1, 1);
+            return true;
+        }
+        if ((*dims)[i] == 1) continue;
+        if (!d.empty() && st.back() == (*strides)[i] * (*dims)[i]) {
+            // the previous dim steps over this one exactly: one dim of both
+            d.back() *= (*dims)[i];
+            st.back() = (*strides)[i];
+        } else {
+            d.push_back((*dims)[i]);
+            st.push_back((*strides)[i]);
+        }
+    }
+    if (d.empty()) { // a single element
+        d.push_back(1);
+        st.push_back(1);
+    }
+    *dims = d;
+    *strides = st;
+    return d.size() <= NNOP_MAX_RANK;
+}
+} // namespace mg
+} // namespace op
 
 op::DataType aclTensor::GetDataType() const
 {
@@ -30,9 +80,14 @@ op::Shape aclTensor::GetViewShape() const
     op::Shape shape;
     nnop_tensor_snapshot s;
     if (!Snap(this, &s)) return shape;
-    for (uint64_t i = 0; i < s.rank && i < NNOP_MAX_RANK; i++) shape.AppendDim(s.dims[i]);
-    // a rank beyond what a plan keeps still reports its rank (checks refuse it)
-    for (uint64_t i = NNOP_MAX_RANK; i < s.rank; i++) shape.AppendDim(1);
+    if (s.rank <= NNOP_MAX_RANK) {
+        for (uint64_t i = 0; i < s.rank; i++) shape.AppendDim(s.dims[i]);
+        return shape;
+    }
+    // beyond what a snapshot keeps: the descriptor's own dims (a plan collapses them, Locate)
+    std::vector<int64_t> dims, strides;
+    if (op::mg::FullView(this, &dims, &strides))
+        for (int64_t d : dims) shape.AppendDim(d);
     return shape;
 }
 
@@ -52,8 +107,13 @@ op::Strides aclTensor::GetViewStrides() const
 {
     op::Strides strides;
     nnop_tensor_snapshot s;
-    if (Snap(this, &s))
-        for (uint64_t i = 0; i < s.rank && i < NNOP_MAX_RANK; i++) strides.push_back(s.strides[i]);
+    if (!Snap(this, &s)) return strides;
+    if (s.rank <= NNOP_MAX_RANK) {
+        for (uint64_t i = 0; i < s.rank; i++) strides.push_back(s.strides[i]);
+        return strides;
+    }
+    std::vector<int64_t> dims, all;
+    if (op::mg::FullView(this, &dims, &all)) strides.assign(all.begin(), all.end());
     return strides;
 }
 
@@ -75,12 +135,14 @@ bool op::IsContiguous(const aclTensor *t)
 {
     nnop_tensor_snapshot s;
     if (!Snap(t, &s)) return false;
+    std::vector<int64_t> dims(s.dims, s.dims + (s.rank < NNOP_MAX_RANK ? s.rank : NNOP_MAX_RANK));
+    std::vector<int64_t> strides(s.strides, s.strides + dims.size());
+    if (s.rank > NNOP_MAX_RANK && !op::mg::FullView(t, &dims, &strides)) return false;
     int64_t expected = 1;
-    for (uint64_t i = s.rank; i-- > 0;) {
-        if (i >= NNOP_MAX_RANK) return false;
-        if (s.dims[i] == 1) continue;
-        if (s.strides[i] != expected) return false;
-        expected *= s.dims[i];
+    for (size_t i = dims.size(); i-- > 0;) {
+        if (dims[i] == 1) continue;
+        if (strides[i] != expected) return false;
+        expected *= dims[i];
     }
     return true;
 }

@@ -3,7 +3,9 @@
 // y = 3 * x through ADD_TO_LAUNCHER_LIST_AICORE) runs a kernel through the stand-in of the
 // twin's interface (fake_twin.c); a right kernel passes every dtype and a strided view, a
 // kernel off by one ulp-scale amount in one element fails TestPrecision, a kernel that
-// leaves its output unwritten fails it, and an API without a reference fails it.
+// leaves its output unwritten fails it, and an API without a reference fails it. A float16
+// output is held to no less than one unit in its last place (the UT's 1e-4 cannot be met by
+// any float16 result), and two units off still fails.
 #include <cmath>
 #include <cstring>
 
@@ -21,7 +23,7 @@
 #include "register/op_impl_registry.h"
 
 namespace {
-int mode = 0; // 0 right, 1 one element off, 2 output not written
+int mode = 0; // 0 right, 1 one element off, 2 output not written, 3 element 5 two float16 ulps off
 
 struct ScaleTiling {
     int64_t n;
@@ -68,6 +70,12 @@ void Kernel(uint8_t *const *args)
     std::memcpy(&t, args[3], sizeof t);
     if (mode == 2) return;
     for (int64_t i = 0; i < t.n; i++) Store(t.dtype, args[1], i, 3.0 * Load(t.dtype, args[0], i) + (mode == 1 && i == 5));
+    if (mode == 3 && t.dtype == ACL_FLOAT16 && t.n > 5) {
+        uint16_t bits; // the magnitude two steps up the float16 grid
+        std::memcpy(&bits, args[1] + 10, 2);
+        bits = static_cast<uint16_t>(bits + 2);
+        std::memcpy(args[1] + 10, &bits, 2);
+    }
 }
 const asc_twin_kernel kernel = {"harness_scale", 0, 4, Kernel};
 const int registered = asc_twin_register(&kernel);
@@ -122,6 +130,12 @@ void RunScale(int64_t n)
     auto y = TensorDesc({n}, ACL_FLOAT, ACL_FORMAT_ND).Precision(1e-3, 1e-3);
     OP_API_UT(aclnnHarnessScale, INPUT(x), OUTPUT(y)).TestPrecision();
 }
+void RunHalfTight()
+{
+    auto x = TensorDesc({64}, ACL_FLOAT16, ACL_FORMAT_ND).ValueRange(-5, 5);
+    auto y = TensorDesc({64}, ACL_FLOAT16, ACL_FORMAT_ND).Precision(1e-4, 1e-4);
+    OP_API_UT(aclnnHarnessScale, INPUT(x), OUTPUT(y)).TestPrecision();
+}
 void RunWithoutReference()
 {
     auto x = TensorDesc({4}, ACL_FLOAT, ACL_FORMAT_ND);
@@ -156,6 +170,13 @@ TEST_F(harness, a_wrong_element_fails)
 {
     mode = 1;
     EXPECT_NONFATAL_FAILURE(RunScale(63), "element 5");
+}
+
+TEST_F(harness, float16_is_held_to_one_ulp_not_tighter)
+{
+    RunHalfTight(); // rounded once to float16: within one unit, though not within 1e-4
+    mode = 3;
+    EXPECT_NONFATAL_FAILURE(RunHalfTight(), "element 5");
 }
 
 TEST_F(harness, an_unwritten_output_fails)

@@ -9,6 +9,7 @@
 #define MG_OP_API_UT_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -47,6 +48,8 @@ aclrtStream Stream();
 /* Reads the outputs back and compares them with the reference of `api`. */
 void Compare(const char *api, const Materialized &m);
 std::string RecentError();
+/* The same without consuming it: a UT may read it after TestGetWorkspaceSize. */
+std::string PeekRecentError(int32_t status);
 
 template <typename T> T Arg(T v, bool, Materialized &m)
 {
@@ -75,6 +78,10 @@ public:
             aclSetAclOpExecutorRepeatable(executor);
             aclDestroyAclOpExecutor(executor);
         }
+        // the log says why (a negative UT expects the status; an unexpected one needs the reason)
+        if (status != ACLNN_SUCCESS)
+            std::printf("  (%s's GetWorkspaceSize returned %d: %s)\n", api_, static_cast<int>(status),
+                        PeekRecentError(static_cast<int32_t>(status)).c_str());
         return status;
     }
     void TestPrecision()

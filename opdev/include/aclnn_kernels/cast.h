@@ -4,6 +4,8 @@
 #define MG_ACLNN_KERNELS_CAST_H_
 
 #include "opdev/op_executor.h"
+/* as CANN's, which brings make_op_executor.h (and its `using namespace std`) along */
+#include "opdev/make_op_executor.h"
 
 namespace l0op {
 const aclTensor *Cast(const aclTensor *x, op::DataType dstDtype, aclOpExecutor *executor);

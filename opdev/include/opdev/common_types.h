@@ -14,12 +14,12 @@
 #include "aclnn/acl_meta.h"
 #include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
+#include "opdev/fast_vector.h"
 
 namespace op {
 using DataType = ge::DataType;
 using Format = ge::Format;
 using Shape = gert::Shape;
-template <typename T, size_t N = 8> using FVector = std::vector<T>;
 using Strides = FVector<int64_t, 25>;
 using ShapeVector = FVector<int64_t, 25>;
 /* the most dims an aclnn operator takes (opbase's constant) */
@@ -66,6 +66,25 @@ struct aclIntArray {
     std::vector<int64_t> ToVector() const;
 };
 
+namespace op {
+namespace mg {
+/* The dtype of a host value type ConvertToTensor takes (CANN's takes these and its fp16_t
+   and bfloat16, which this face does not). */
+template <typename T> struct HostDtype;
+template <> struct HostDtype<bool> { static constexpr DataType value = ge::DT_BOOL; };
+template <> struct HostDtype<int8_t> { static constexpr DataType value = ge::DT_INT8; };
+template <> struct HostDtype<uint8_t> { static constexpr DataType value = ge::DT_UINT8; };
+template <> struct HostDtype<int16_t> { static constexpr DataType value = ge::DT_INT16; };
+template <> struct HostDtype<uint16_t> { static constexpr DataType value = ge::DT_UINT16; };
+template <> struct HostDtype<int32_t> { static constexpr DataType value = ge::DT_INT32; };
+template <> struct HostDtype<uint32_t> { static constexpr DataType value = ge::DT_UINT32; };
+template <> struct HostDtype<int64_t> { static constexpr DataType value = ge::DT_INT64; };
+template <> struct HostDtype<uint64_t> { static constexpr DataType value = ge::DT_UINT64; };
+template <> struct HostDtype<float> { static constexpr DataType value = ge::DT_FLOAT; };
+template <> struct HostDtype<double> { static constexpr DataType value = ge::DT_DOUBLE; };
+} // namespace mg
+} // namespace op
+
 struct aclOpExecutor {
     aclOpExecutor() = delete;
     /* A tensor the plan keeps in the workspace (dense, row-major). */
@@ -75,6 +94,22 @@ struct aclOpExecutor {
     aclTensor *AllocTensor(op::DataType dtype, op::Format storageFormat, op::Format originFormat);
     aclIntArray *AllocIntArray(const int64_t *value, uint64_t size);
     uint64_t GetWorkspaceSize();
+    /* A host tensor: `size` values converted to `dataType` (l0_kernels.c's conversion), a
+       1-D tensor of `size` elements whose values the l0 ops read at phase 1 (Fill's value,
+       BroadcastTo's shape) and which a kernel given it as an input reads from the workspace
+       (written there at phase 2). NULL with the message set for a dtype the conversion does
+       not know or more than 1000 bytes. */
+    template <typename T> const aclTensor *ConvertToTensor(const T *value, uint64_t size, op::DataType dataType)
+    {
+        return ConvertHostValues(value, size, op::mg::HostDtype<T>::value, dataType);
+    }
+    const aclTensor *ConvertToTensor(const aclIntArray *value, op::DataType dataType);
+    /* a 0-D host tensor: the scalar's value in `dataType` */
+    const aclTensor *ConvertToTensor(const aclScalar *value, op::DataType dataType);
+
+private:
+    const aclTensor *ConvertHostValues(const void *values, uint64_t size, op::DataType from, op::DataType to,
+                                       bool scalar = false);
 };
 
 namespace op {

@@ -4,5 +4,9 @@
 
 #include "opdev/op_executor.h"
 
+/* CANN's make_op_executor.h opens namespace std for its includers, and ops-nn's common headers
+   rely on it (level2_base_caculation.h writes `bitset` unqualified): kept for them. */
+using namespace std;
+
 
 #endif
