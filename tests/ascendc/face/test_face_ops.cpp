@@ -227,3 +227,14 @@ TEST(FaceOps, InitBufferRoundsTheTensorUpTo32Bytes)
                      "64 bytes");
     Free(c);
 }
+
+// Key 13: a TBuf that no InitBuffer placed gives a tensor with no UB buffer; its first use is
+// reported as such (not as a count exceeding "0 bytes").
+TEST(FaceOps, TensorOfAnUnplacedTBufIsReported)
+{
+    Launch a = RunOps(13);
+    EXPECT_EQ(a.status, 507015);
+    EXPECT_EQ(a.msg, "face_ops block 0: Adds: the destination tensor has no UB buffer (count 48 elements): its TBuf "
+                     "or queue was never given one by InitBuffer, or the LocalTensor was never assigned");
+    Free(a);
+}

@@ -12,6 +12,8 @@
 //   rounded buffer: a queue buffer of 72 bytes takes a DataCopyPad of 72 bytes whose UB span
 //   is 96, a TBuf of 36 bytes one whose span is 64 (key 10, ops-nn softmax_v2's pattern);
 //   past the rounded length is still reported (keys 11 and 12)
+//   key 13: a TBuf no InitBuffer placed (ops-nn hard_swish_v2's float16 path): reported at
+//   its first use as a tensor with no UB buffer
 #include "kernel_operator.h"
 
 struct FaceOpsTiling {
@@ -225,6 +227,13 @@ extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out
         RunMore(x, y, out, t.n);
     } else if (TILING_KEY_IS(10) || TILING_KEY_IS(11) || TILING_KEY_IS(12)) {
         RunRounded(x, out, t.n, TILING_KEY_IS(10) ? 10 : TILING_KEY_IS(11) ? 11 : 12);
+    } else if (TILING_KEY_IS(13)) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> placed, never;
+        pipe.InitBuffer(placed, 256);
+        LocalTensor<float> p = placed.Get<float>(), q = never.Get<float>();
+        Duplicate(p, 1.0f, 48);
+        Adds(q, p, 3.0f, 48);
     } else if (TILING_KEY_IS(6) || TILING_KEY_IS(7) || TILING_KEY_IS(8)) {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> q;
