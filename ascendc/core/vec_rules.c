@@ -31,6 +31,17 @@ int twin_check_ub(const char *api, uint64_t count, const twin_operand *ops, int 
     for (int i = 0; i < n; i++) {
         const twin_operand *o = &ops[i];
         if (o->bytes > o->ref.capacity_bytes) {
+            /* A tensor with no address is one no buffer was ever placed for (the face gives a
+               TBuf or queue that InitBuffer never placed, and a default LocalTensor, address
+               NULL and 0 bytes): on a device it points wherever the TBuf's uninitialised
+               handle does. Say so rather than "exceeds ... 0 bytes". */
+            if (o->ref.addr == NULL) {
+                asc_twin_report(api,
+                                "the %s tensor has no UB buffer (count %llu elements): its TBuf or queue was "
+                                "never given one by InitBuffer, or the LocalTensor was never assigned",
+                                o->role, ull(count));
+                return -1;
+            }
             asc_twin_report(api, "count %llu elements (%llu bytes) exceeds the %s tensor's %llu bytes", ull(count),
                             ull(o->bytes), o->role, ull(o->ref.capacity_bytes));
             return -1;

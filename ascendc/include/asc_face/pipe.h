@@ -15,12 +15,12 @@ namespace AscendC {
 
 class TPipe;
 
-// The buffers InitBuffer gave a queue or a TBuf: `num` buffers of `bytes` each (rounded up
-// to 32, the UB tensor alignment) from `base` in the block's UB.
+// The buffers InitBuffer gave a queue or a TBuf: `num` buffers of `len` bytes each from
+// `base` in the block's UB, `len` being the length asked for rounded up to 32 bytes.
 struct TwinBuffers {
     uint8_t *base = nullptr;
-    uint64_t len = 0;    // bytes asked for one buffer: a tensor's capacity
-    uint64_t stride = 0; // bytes between buffers
+    uint64_t len = 0;    // one buffer's bytes, rounded up to 32: the capacity of its tensor
+    uint64_t stride = 0; // bytes between buffers (= len)
     int num = 0;
     asc_twin_ub_ref Ref(int i) const
     {
@@ -143,12 +143,18 @@ private:
     {
         // the count rule first: a refused InitBuffer places nothing
         if (asc_twin_pipe_add_buffers(&buffers_, num) != 0) return false;
+        // CANN's InitBuffer rounds a length that is not a multiple of 32 bytes up to one (its
+        // docs: "非32Bytes对齐会自动向上补齐至32Bytes对齐") and records the rounded length as
+        // the buffer's data length, which AllocTensor and TBuf::Get hand on to the tensor: a
+        // kernel may use the whole rounded buffer (a DataCopyPad whose 32-byte-aligned span
+        // is longer than the length asked for, as ops-nn's softmax_v2 does). Bytes it never
+        // writes there are still caught by the written-bytes record.
         const uint64_t stride = (len + 31u) & ~static_cast<uint64_t>(31u);
         const int64_t off = asc_twin_ub_init_buffer(&used_, stride * static_cast<uint64_t>(num));
         uint8_t *ub = asc_twin_ub_base();
         if (off < 0 || ub == nullptr) return false;
         b.base = ub + off;
-        b.len = len;
+        b.len = stride;
         b.stride = stride;
         b.num = num;
         return true;

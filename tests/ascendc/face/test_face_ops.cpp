@@ -198,3 +198,43 @@ TEST(FaceOps, ReportedCalls)
     EXPECT_EQ(asc_twin_find("face_ops", 5), nullptr); // registered under 0 and the keys it tests only
     EXPECT_NE(asc_twin_find("face_ops", 0), nullptr);
 }
+
+// CANN's InitBuffer rounds each buffer's length up to 32 bytes and the tensor AllocTensor or
+// TBuf::Get gives spans the rounded length (the InitBuffer reference: a length not 32-byte
+// aligned is padded up to 32 bytes). Key 10: a 72-byte queue buffer takes a padded copy
+// spanning 96 bytes, a 36-byte TBuf one spanning 64, the data come through, and GetSize
+// counts the rounded buffers (24 and 16 floats). Keys 11 and 12: one byte block or one
+// element past the rounded length is reported, with the rounded capacity in the message.
+TEST(FaceOps, InitBufferRoundsTheTensorUpTo32Bytes)
+{
+    Launch a = RunOps(10);
+    EXPECT_EQ(a.status, 0) << a.msg;
+    if (a.status == 0) {
+        for (int i = 0; i < 18; i++) EXPECT_EQ(a.out[i], a.x[i]) << i;
+        for (int i = 0; i < 9; i++) EXPECT_EQ(a.out[N + i], a.x[18 + i]) << i;
+        EXPECT_EQ(a.out[2 * N], 24.0f);
+        EXPECT_EQ(a.out[2 * N + 1], 16.0f);
+    }
+    Free(a);
+    Launch b = RunOps(11);
+    EXPECT_EQ(b.status, 507015);
+    EXPECT_EQ(b.msg, "face_ops block 0: DataCopyPad: 1 blocks of 100 bytes span 128 bytes of UB, beyond the "
+                     "destination tensor's 96 bytes");
+    Free(b);
+    Launch c = RunOps(12);
+    EXPECT_EQ(c.status, 507015);
+    EXPECT_EQ(c.msg, "face_ops block 0: Duplicate: count 17 elements (68 bytes) exceeds the destination tensor's "
+                     "64 bytes");
+    Free(c);
+}
+
+// Key 13: a TBuf that no InitBuffer placed gives a tensor with no UB buffer; its first use is
+// reported as such (not as a count exceeding "0 bytes").
+TEST(FaceOps, TensorOfAnUnplacedTBufIsReported)
+{
+    Launch a = RunOps(13);
+    EXPECT_EQ(a.status, 507015);
+    EXPECT_EQ(a.msg, "face_ops block 0: Adds: the destination tensor has no UB buffer (count 48 elements): its TBuf "
+                     "or queue was never given one by InitBuffer, or the LocalTensor was never assigned");
+    Free(a);
+}

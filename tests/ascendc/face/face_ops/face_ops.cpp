@@ -8,6 +8,12 @@
 //   key 9: the APIs ops-nn kernels need beyond the seed's, one per row (test_face_ops.cpp)
 //   keys 6, 7, 8: TPipe's buffer count: 64 buffers (a queue of 63 and a TBuf) pass, a 65th
 //   (a second TBuf) is reported, and so is a queue of 0 buffers
+//   keys 10, 11, 12: InitBuffer rounds a length up to 32 bytes and the tensor spans the
+//   rounded buffer: a queue buffer of 72 bytes takes a DataCopyPad of 72 bytes whose UB span
+//   is 96, a TBuf of 36 bytes one whose span is 64 (key 10, ops-nn softmax_v2's pattern);
+//   past the rounded length is still reported (keys 11 and 12)
+//   key 13: a TBuf no InitBuffer placed (ops-nn hard_swish_v2's float16 path): reported at
+//   its first use as a tensor with no UB buffer
 #include "kernel_operator.h"
 
 struct FaceOpsTiling {
@@ -172,6 +178,38 @@ __aicore__ inline void RunMore(GM_ADDR x, GM_ADDR y, GM_ADDR out, int32_t n)
 }
 } // namespace
 
+// keys 10-12: 18 floats (72 bytes) per queue buffer, 9 floats (36 bytes) for the TBuf.
+__aicore__ inline void RunRounded(GM_ADDR x, GM_ADDR out, int32_t n, int key)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> q;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(q, 2, 18 * sizeof(float));
+    pipe.InitBuffer(b, 9 * sizeof(float));
+    GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float *)x, n);
+    og.SetGlobalBuffer((__gm__ float *)out, 27 * n);
+    LocalTensor<float> a = q.AllocTensor<float>();
+    LocalTensor<float> c = b.Get<float>();
+    if (key == 11) { // 100 bytes span 128 of UB: past the queue buffer's 96
+        DataCopyPad(a, xg, DataCopyExtParams{1, 100, 0, 0, 0}, DataCopyPadExtParams<float>{true, 0, 0, 0.0f});
+    } else if (key == 12) { // 17 floats: past the TBuf's 64 bytes
+        Duplicate(c, 1.0f, 17);
+    } else {
+        // the span of a 72-byte block padded to 32 bytes is 96: the rounded buffer's length
+        DataCopyPad(a, xg, DataCopyExtParams{1, 18 * sizeof(float), 0, 0, 0},
+                    DataCopyPadExtParams<float>{true, 0, 0, 0.0f});
+        DataCopyPad(og, a, DataCopyExtParams{1, 18 * sizeof(float), 0, 0, 0}); // row 0: x[0, 18)
+        DataCopyPad(c, xg[18], DataCopyExtParams{1, 9 * sizeof(float), 0, 0, 0},
+                    DataCopyPadExtParams<float>{true, 0, 0, 0.0f}); // 36 bytes, span 64
+        DataCopyPad(og[n], c, DataCopyExtParams{1, 9 * sizeof(float), 0, 0, 0}); // row 1: x[18, 27)
+        // row 2: the sizes the tensors report, in elements (CANN: the rounded length)
+        og.SetValue(2 * n, static_cast<float>(a.GetSize()));
+        og.SetValue(2 * n + 1, static_cast<float>(c.GetSize()));
+    }
+    q.FreeTensor(a);
+}
+
 extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA_WITH_STRUCT(FaceOpsTiling, t, tiling);
@@ -187,6 +225,15 @@ extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out
         og.SetValue(t.n, 1.0f);
     } else if (TILING_KEY_IS(9)) {
         RunMore(x, y, out, t.n);
+    } else if (TILING_KEY_IS(10) || TILING_KEY_IS(11) || TILING_KEY_IS(12)) {
+        RunRounded(x, out, t.n, TILING_KEY_IS(10) ? 10 : TILING_KEY_IS(11) ? 11 : 12);
+    } else if (TILING_KEY_IS(13)) {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> placed, never;
+        pipe.InitBuffer(placed, 256);
+        LocalTensor<float> p = placed.Get<float>(), q = never.Get<float>();
+        Duplicate(p, 1.0f, 48);
+        Adds(q, p, 3.0f, 48);
     } else if (TILING_KEY_IS(6) || TILING_KEY_IS(7) || TILING_KEY_IS(8)) {
         TPipe pipe;
         TQue<TPosition::VECIN, 2> q;
