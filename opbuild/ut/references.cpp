@@ -40,6 +40,15 @@ double Celu(const double *in, const double *a, size_t n)
     const double alpha = Attr(a, n, 0, 1.0);
     return std::fmax(0.0, in[0]) + std::fmin(0.0, alpha * std::expm1(in[0] / alpha));
 }
+// experimental/activation/celu defines its own Celu with three attributes (alpha1, alpha2,
+// alpha3): y = 3 alpha3 for x >= 0, alpha1 (exp(x / alpha2) - 1) below. It is told apart
+// from the one-alpha CELU above by its attribute count.
+double CeluByAttributes(const double *in, const double *a, size_t n)
+{
+    if (n < 3)
+        return Celu(in, a, n);
+    return in[0] >= 0 ? 3.0 * a[2] : a[0] * std::expm1(in[0] / a[1]);
+}
 // elu(x; alpha, scale, input_scale) = scale * (x > 0 ? x : alpha * (exp(input_scale*x) - 1))
 double Elu(const double *in, const double *a, size_t n)
 {
@@ -150,7 +159,7 @@ const Reference table[] = {
     {"aclnnLogSigmoid", LogSigmoid},
     {"aclnnSoftplus", SoftplusRef},
     {"aclnnSelu", Selu},
-    {"aclnnCelu", Celu},
+    {"aclnnCelu", CeluByAttributes},
     {"aclnnElu", Elu},
     {"aclnnHardsigmoid", HardSigmoid},
     {"aclnnHardswish", HardSwish},
