@@ -61,6 +61,37 @@ static mg_strided random_range(mg_rng *r) {
     return x;
 }
 
+/* A tensor-like access: row-major strides with random gaps between the dims, in a random
+   order (a transposed or sliced view), elements of 2 or 4 bytes. Pairs of these placed a few
+   elements apart are the layouts programs split work by, and reach the walk's skipping of
+   whole blocks (the outer dims' reach). */
+static mg_strided random_tensor_like(mg_rng *r) {
+    mg_strided x;
+    memset(&x, 0, sizeof x);
+    for (;;) {
+        x.elem_bytes = below(r, 2) ? 4 : 2;
+        x.rank = 2 + (int)below(r, 3);
+        int64_t pitch = (int64_t)x.elem_bytes * (1 + (int64_t)below(r, 2));
+        int64_t dims[4], strides[4];
+        for (int d = 0; d < x.rank; d++) {
+            dims[d] = 2 + (int64_t)below(r, 4);
+            strides[d] = pitch;
+            pitch = pitch * dims[d] + (int64_t)x.elem_bytes * (int64_t)below(r, 3);
+        }
+        for (int d = 0; d < x.rank; d++) { /* a random order of the dims */
+            int k = d + (int)below(r, (uint64_t)(x.rank - d));
+            x.dims[d] = dims[k], x.strides[d] = strides[k];
+            dims[k] = dims[d], strides[k] = strides[d];
+        }
+        uint64_t reach = 0;
+        for (int d = 0; d < x.rank; d++) reach += (uint64_t)(x.dims[d] - 1) * (uint64_t)x.strides[d];
+        x.bytes = reach + x.elem_bytes;
+        if (x.bytes >= ARENA / 2) continue;
+        x.base = (uintptr_t)below(r, ARENA - x.bytes);
+        return x;
+    }
+}
+
 /* Every byte the access touches, as the header defines it. */
 static void mark(const mg_strided *x, uint8_t *bytes) {
     memset(bytes, 0, ARENA);
@@ -117,6 +148,20 @@ static int judge_pair(const mg_strided *a, const mg_strided *b) {
     uint64_t small = 3;
     int answer = mg_overlap_exact(a, b, &small);
     if ((answer == 0 && shared) || (answer != 0 && answer != 1) || (answer == 1 && small > 0 && !shared)) wrong++;
+    /* every visit counts down the budget (it never grows): with one visit fewer than the walk
+       took it runs out and answers 1 with the budget at 0; with exactly as many it answers as
+       with any larger budget */
+    uint64_t before = UINT64_MAX / 2, took;
+    budget = before;
+    answer = mg_overlap_exact(a, b, &budget);
+    if (budget > before) {
+        wrong++;
+    } else if ((took = before - budget) > 0) {
+        uint64_t exact = took;
+        if (mg_overlap_exact(a, b, &exact) != answer || exact != 0) wrong++;
+        uint64_t short_by_one = took - 1;
+        if (mg_overlap_exact(a, b, &short_by_one) != 1 || short_by_one != 0) wrong++;
+    }
     if (wrong) {
         fprintf(stderr, "  shared %d, ranges meet %d, in place %d\n", shared, meet, in_place);
         describe("a", a);
@@ -128,9 +173,10 @@ static int judge_pair(const mg_strided *a, const mg_strided *b) {
 MG_TEST(exact_and_conservative_answers_against_the_bytes) {
     mg_rng r = {20261206};
     int wrong = 0, pairs = 0, shared = 0;
-    for (int i = 0; i < 6000 && wrong < 5; i++) {
-        mg_strided a = below(&r, 4) == 0 ? random_range(&r) : random_strided(&r);
-        mg_strided b = below(&r, 4) == 0 ? random_range(&r) : random_strided(&r);
+    for (int i = 0; i < 20000 && wrong < 5; i++) {
+        uint64_t kind_a = below(&r, 4), kind_b = below(&r, 4);
+        mg_strided a = kind_a == 0 ? random_range(&r) : kind_a == 1 ? random_tensor_like(&r) : random_strided(&r);
+        mg_strided b = kind_b == 0 ? random_range(&r) : kind_b == 1 ? random_tensor_like(&r) : random_strided(&r);
         if (below(&r, 3) == 0) b.base = a.base + below(&r, 64); /* near each other: the hard cases */
         if (b.base + b.bytes > ARENA) continue;
         shared += share_a_byte(&a, &b);
@@ -141,6 +187,33 @@ MG_TEST(exact_and_conservative_answers_against_the_bytes) {
     MG_CHECK_EQ_INT(wrong, 0);
     /* the sample reaches both answers often */
     MG_CHECK(shared > pairs / 10 && shared < pairs * 9 / 10);
+}
+
+MG_TEST(the_conservative_policy_s_in_place_exception) {
+    /* the same dense bytes element for element: no conflict; any difference, a conflict */
+    const mg_strided same = {256, 64, 4, 0, {0}, {0}};
+    mg_strided other = same;
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &other), 0);
+    other.elem_bytes = 2; /* the same bytes read as halves: not element for element */
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &other), 1);
+    other = same, other.bytes = 60;
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &other), 1);
+    other = same, other.base = 260, other.bytes = 60;
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &other), 1);
+    const mg_strided strided = {256, 64, 4, 1, {16}, {4}}; /* the same elements, described as strided */
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &strided), 1);
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&strided, &same), 1);
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&strided, &strided), 1);
+    other = same, other.base = 320; /* adjacent: apart */
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &other), 0);
+    other.base = 319;
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&same, &other), 1);
+    const mg_strided empty = {256, 0, 4, 0, {0}, {0}};
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&empty, &empty), 0);
+    MG_CHECK_EQ_INT(mg_overlap_conservative(&empty, &same), 0);
+    /* the exact policy: both plain ranges meeting share bytes, in place or not */
+    uint64_t budget = 10;
+    MG_CHECK_EQ_INT(mg_overlap_exact(&same, &same, &budget), 1);
 }
 
 MG_TEST(the_header_s_layouts) {
@@ -166,6 +239,15 @@ MG_TEST(the_header_s_layouts) {
         MG_CHECK_EQ_INT(mg_overlap_exact(cases[i].b, cases[i].a, &budget), cases[i].shared);
         MG_CHECK_EQ_INT(judge_pair(cases[i].a, cases[i].b), 0);
     }
+    /* rank 8, every dim moving, against its own odd-offset twin and a plain range: the
+       walk's arrays at their full size */
+    mg_strided r8 = {0, 0, 2, 8, {2, 2, 2, 2, 2, 2, 2, 2}, {4, 8, 16, 32, 64, 128, 256, 512}};
+    r8.bytes = 4 + 8 + 16 + 32 + 64 + 128 + 256 + 512 + 2;
+    mg_strided r8b = r8, plain = {600, 8, 2, 0, {0}, {0}};
+    r8b.base = 2;
+    MG_CHECK_EQ_INT(judge_pair(&r8, &r8b), 0);
+    MG_CHECK_EQ_INT(judge_pair(&r8, &plain), 0);
+    MG_CHECK_EQ_INT(judge_pair(&r8, &r8), 0);
     /* two interleaved halves of 1e6 rows: the residue proof answers with a visit or none */
     mg_strided big_left = {0, 999999ull * 4096 + 2048, 4, 2, {512, 1000000}, {4, 4096}};
     mg_strided big_right = {2048, 999999ull * 4096 + 2048, 4, 2, {512, 1000000}, {4, 4096}};
