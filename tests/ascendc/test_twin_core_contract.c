@@ -213,7 +213,7 @@ static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt)
     return r;
 }
 
-enum { REFUSALS = 13 };
+enum { REFUSALS = 14 };
 static int refusal_returned;
 
 /* args[0]: which refusal (int32); args[1]: 256 bytes of GM */
@@ -247,7 +247,14 @@ static void refusing(uint8_t *const *args) {
     case 9: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(16, 256, F32), ub_at(512, 256, F32), ub_at(1024, 256, F32), 8); break;
     case 10: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(528, 256, F32), ub_at(1024, 256, F32), 8); break;
     case 11: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(512, 256, F32), ub_at(1040, 256, F32), 8); break;
-    default: {
+    case 13: {
+        const asc_twin_repeat rp = {3, 0, UINT64_MAX, UINT64_MAX, 1, 8, 1, 8};
+        const asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+        r = asc_twin_level0("Add", 1, ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(256, 256, F32), ub_at(512, 256, F32), 0,
+                            &rp, &st);
+        break;
+    }
+    case 12: {
         /* refused before the lanes are looked at: no lane active (0 repeats) changes nothing
            (seed 31: the refusal returned 0, and with nothing to do the call then returned 0) */
         const asc_twin_repeat rp = {2, 0, UINT64_MAX, UINT64_MAX, 0, 8, 1, 8};
@@ -256,6 +263,7 @@ static void refusing(uint8_t *const *args) {
                             &rp, &st);
         break;
     }
+    default: break;
     }
     refusal_returned = r;
 }
@@ -281,6 +289,7 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
         "Add: the source 0 tensor starts at UB offset 528, not 32-byte aligned",
         "Add: the source 1 tensor starts at UB offset 1040, not 32-byte aligned",
         NULL, /* a level-0 form the twin does not have, with no lane active: built below */
+        "Add: unknown mask kind 3", /* a mask neither counted, bitwise nor the block's (seed 31: not reported) */
     };
     int32_t *which = asc_twin_gm_alloc(sizeof *which);
     uint8_t *gm = asc_twin_gm_alloc(256);
