@@ -116,3 +116,50 @@ def test_ranks_past_64_are_the_package_s_value_error():
     import sys
     done = subprocess.run([sys.executable, "-c", RANK_CHILD], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), (done.stdout[-2000:], done.stderr[-3000:])
+
+
+# ---- a one-element view on both memory routes --------------------------------------------
+
+ROUTE_CHILD = r"""
+import json
+import numpy as np
+import mishgrad
+out = {}
+for n in (1, 2, 3):
+    x = np.linspace(-2.5, 1.5, n, dtype=np.float32)
+    g = np.linspace(0.5, 1.5, n, dtype=np.float32)
+    y = np.full(n, 1234.5, np.float32)
+    mishgrad.mish_backward(g, x, out=y)
+    fresh = mishgrad.mish_backward(g, x)
+    single = mishgrad.mish_backward(np.float32(0.75), x[:1].reshape(()))  # rank 0: one element
+    out[n] = [y.tolist(), fresh.tolist(), float(single)]
+print(json.dumps({"zero_copy": bool(mishgrad.zero_copy()), "out": out}))
+"""
+
+
+@pytest.mark.parametrize("route", ["default", "staging"])
+def test_one_element_views_on_both_routes(route):
+    """A view of one element is a view of itemsize bytes: on the staging route (the Atlas
+    products', MISHGRAD_PY_ROUTE=staging) those bytes are copied in and the result out like
+    any other view's; only an empty view has no bytes (seed 31: one element taken as none)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ)
+    if route == "staging":
+        env["MISHGRAD_PY_ROUTE"] = "staging"
+    else:
+        env.pop("MISHGRAD_PY_ROUTE", None)
+    done = subprocess.run([sys.executable, "-c", ROUTE_CHILD], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    if route == "staging":
+        assert report["zero_copy"] is False
+    for n, (y, fresh, single) in report["out"].items():
+        n = int(n)
+        x = np.linspace(-2.5, 1.5, n, dtype=np.float32)
+        g = np.linspace(0.5, 1.5, n, dtype=np.float32)
+        check_backward(np.array(y, np.float32), g, x, "float32")
+        check_backward(np.array(fresh, np.float32), g, x, "float32")
+        check_backward(np.array([single], np.float32), np.float32(0.75), x[:1], "float32")

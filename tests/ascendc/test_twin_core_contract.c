@@ -213,7 +213,7 @@ static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt)
     return r;
 }
 
-enum { REFUSALS = 12 };
+enum { REFUSALS = 16 };
 static int refusal_returned;
 
 /* args[0]: which refusal (int32); args[1]: 256 bytes of GM */
@@ -246,7 +246,26 @@ static void refusing(uint8_t *const *args) {
     }
     case 9: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(16, 256, F32), ub_at(512, 256, F32), ub_at(1024, 256, F32), 8); break;
     case 10: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(528, 256, F32), ub_at(1024, 256, F32), 8); break;
-    default: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(512, 256, F32), ub_at(1040, 256, F32), 8); break;
+    case 11: r = asc_twin_binary("Add", ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(512, 256, F32), ub_at(1040, 256, F32), 8); break;
+    case 13: {
+        const asc_twin_repeat rp = {3, 0, UINT64_MAX, UINT64_MAX, 1, 8, 1, 8};
+        const asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+        r = asc_twin_level0("Add", 1, ASC_TWIN_ADD, ub_at(0, 256, F32), ub_at(256, 256, F32), ub_at(512, 256, F32), 0,
+                            &rp, &st);
+        break;
+    }
+    case 12: {
+        /* refused before the lanes are looked at: no lane active (0 repeats) changes nothing
+           (seed 31: the refusal returned 0, and with nothing to do the call then returned 0) */
+        const asc_twin_repeat rp = {2, 0, UINT64_MAX, UINT64_MAX, 0, 8, 1, 8};
+        const asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+        r = asc_twin_level0("And", 1, ASC_TWIN_AND, ub_at(0, 256, F32), ub_at(256, 256, F32), ub_at(512, 256, F32), 0,
+                            &rp, &st);
+        break;
+    }
+    case 14: r = asc_twin_unary("Exp", ASC_TWIN_UNARY_COUNT, ub_at(0, 256, F32), ub_at(256, 256, F32), 8); break;
+    case 15: r = asc_twin_scalar("Adds", ASC_TWIN_SCALAR_COUNT, ub_at(0, 256, F32), ub_at(256, 256, F32), 1.0, 8); break;
+    default: break;
     }
     refusal_returned = r;
 }
@@ -271,6 +290,10 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
         "Add: the destination tensor starts at UB offset 16, not 32-byte aligned",
         "Add: the source 0 tensor starts at UB offset 528, not 32-byte aligned",
         "Add: the source 1 tensor starts at UB offset 1040, not 32-byte aligned",
+        NULL, /* a level-0 form the twin does not have, with no lane active: built below */
+        "Add: unknown mask kind 3", /* a mask neither counted, bitwise nor the block's (seed 31: not reported) */
+        NULL, /* "Exp: unknown unary instruction <ASC_TWIN_UNARY_COUNT>", built below */
+        NULL, /* "Adds: unknown tensor-scalar instruction <ASC_TWIN_SCALAR_COUNT>", built below */
     };
     int32_t *which = asc_twin_gm_alloc(sizeof *which);
     uint8_t *gm = asc_twin_gm_alloc(256);
@@ -278,6 +301,13 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
     /* The first value past the last binary instruction; the list grows as the twin does. */
     char unknown_binary[64];
     snprintf(unknown_binary, sizeof unknown_binary, "Add: unknown binary instruction %d", (int)ASC_TWIN_BINARY_COUNT);
+    char unknown_unary[64], unknown_scalar[64];
+    snprintf(unknown_unary, sizeof unknown_unary, "Exp: unknown unary instruction %d", (int)ASC_TWIN_UNARY_COUNT);
+    snprintf(unknown_scalar, sizeof unknown_scalar, "Adds: unknown tensor-scalar instruction %d",
+             (int)ASC_TWIN_SCALAR_COUNT);
+    char no_level0[96];
+    snprintf(no_level0, sizeof no_level0, "And: instruction %d of kind 1 has no level-0 float form in the twin",
+             (int)ASC_TWIN_AND);
     for (int32_t i = 0; which != NULL && gm != NULL && i < REFUSALS; i++) {
         *which = i;
         refusal_returned = 7;
@@ -285,7 +315,11 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
         asc_twin_launch_args a = {&refusing_kernel, 1, args, 2, NULL, 0};
         MG_CHECK_EQ_INT(asc_twin_run_sync(&a), ACL_ERROR_RT_AICORE_EXCEPTION);
         const char *m = aclGetRecentErrMsg();
-        const char *want = expected[i] != NULL ? expected[i] : unknown_binary;
+        const char *want = expected[i] != NULL ? expected[i]
+                           : i == 4           ? unknown_binary
+                           : i == 12          ? no_level0
+                           : i == 14          ? unknown_unary
+                                              : unknown_scalar;
         if (m == NULL || strstr(m, want) == NULL)
             MG_FAIL("case %d: message \"%s\", expected to contain \"%s\"", (int)i, m ? m : "(null)", want);
         else
