@@ -8,10 +8,13 @@
 //   generated_aclnn.cpp    their bodies: the definition's description passed to
 //                          opbuild::GeneratedPhase1/2 (opbuild/generated_aclnn.h)
 //   generated_ut.cpp       one op_api UT per floating dtype combination the definition lists
-//                          (every input of shape [3, 37, 18]: an even last dim, and no dtype fills whole
-//                          32-byte blocks; attributes at their defaults or, declared
-//                          without one, 0.5 (an int 1), the output compared with the API's
-//                          float64 reference by the project's harness)
+//                          (the first input of shape [3, 37, 18]: an even last dim, and no dtype
+//                          fills whole 32-byte blocks; the later inputs of the same shape or,
+//                          when phase 1 refuses that (an operator whose second input is a
+//                          weight: PRelu's is 1-D), of shape [1], which broadcasts to any
+//                          shape by numpy's rule the reference follows; attributes at their
+//                          defaults or, declared without one, 0.5 (an int 1), the output
+//                          compared with the API's float64 reference by the project's harness)
 // usage: aclnn_gen OUTDIR
 #include <algorithm>
 #include <cctype>
@@ -243,13 +246,20 @@ void Uts(const Op &op, std::ostream &f)
         std::string name = op.snake + "_" + std::string(AclDtype(out0)).substr(4);
         for (char &ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         f << "TEST(generated_" << op.snake << ", " << name << "_c" << c << ")\n{\n";
+        // the later inputs' shapes, tried in order until phase 1 takes one
+        const bool several = op.inputs.size() > 1;
+        if (several)
+            f << "    const std::vector<std::vector<int64_t>> later = {{3, 37, 18}, {1}};\n"
+              << "    bool accepted = false;\n"
+              << "    for (const auto &shape : later) {\n";
+        const char *ind = several ? "        " : "    ";
         for (size_t i = 0; i < op.inputs.size(); i++)
-            f << "    auto i" << i << " = TensorDesc({3, 37, 18}, " << AclDtype(DtypeAt(op.inputs[i], c))
-              << ", ACL_FORMAT_ND).ValueRange(-4, 4);\n";
+            f << ind << "auto i" << i << " = TensorDesc(" << (i > 0 ? "shape" : "{3, 37, 18}") << ", "
+              << AclDtype(DtypeAt(op.inputs[i], c)) << ", ACL_FORMAT_ND).ValueRange(-4, 4);\n";
         for (size_t i = 0; i < op.outputs.size(); i++)
-            f << "    auto o" << i << " = TensorDesc({3, 37, 18}, " << AclDtype(DtypeAt(op.outputs[i], c))
+            f << ind << "auto o" << i << " = TensorDesc({3, 37, 18}, " << AclDtype(DtypeAt(op.outputs[i], c))
               << ", ACL_FORMAT_ND).Precision(" << Precision(DtypeAt(op.outputs[i], c)) << ");\n";
-        f << "    auto ut = OP_API_UT(" << op.api << ", INPUT(";
+        f << ind << "auto ut = OP_API_UT(" << op.api << ", INPUT(";
         bool first = true;
         for (size_t i = 0; i < op.inputs.size(); i++, first = false) f << (first ? "" : ", ") << "i" << i;
         for (const auto *a : op.attrs) {
@@ -260,8 +270,14 @@ void Uts(const Op &op, std::ostream &f)
         }
         f << "), OUTPUT(";
         for (size_t i = 0; i < op.outputs.size(); i++) f << (i ? ", " : "") << "o" << i;
-        f << "));\n    uint64_t ws = 0;\n    EXPECT_EQ(ut.TestGetWorkspaceSize(&ws), ACLNN_SUCCESS);\n"
-          << "    ut.TestPrecision();\n}\n\n";
+        f << "));\n" << ind << "uint64_t ws = 0;\n";
+        if (several)
+            f << "        if (ut.TestGetWorkspaceSize(&ws) != ACLNN_SUCCESS) continue;\n"
+              << "        accepted = true;\n        ut.TestPrecision();\n        break;\n    }\n"
+              << "    EXPECT_TRUE(accepted) << \"phase 1 refused the later inputs of shape [3, 37, 18] and [1]\";\n}\n\n";
+        else
+            f << "    EXPECT_EQ(ut.TestGetWorkspaceSize(&ws), ACLNN_SUCCESS);\n"
+              << "    ut.TestPrecision();\n}\n\n";
     }
 }
 } // namespace

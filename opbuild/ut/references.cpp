@@ -126,6 +126,9 @@ double Swish(const double *in, const double *a, size_t n)
 // sigmoid's gradient from the forward's output y (aclnnSigmoidBackward's documented formula):
 // grad_output * y * (1 - y)
 double SigmoidGradRef(const double *in, const double *, size_t) { return in[0] * in[1] * (1.0 - in[1]); }
+// prelu(x, w) = x where x > 0, w * x elsewhere (aclnnPrelu's documented formula; w one
+// value, or one per channel: the harness hands the element broadcast to x's position)
+double Prelu(const double *in, const double *, size_t) { return in[0] > 0 ? in[0] : in[1] * in[0]; }
 // silu_mul(x, y) = silu(x) * y
 double SiluMul(const double *in, const double *, size_t) { return in[0] * Sigmoid(in[0]) * in[1]; }
 
@@ -172,6 +175,7 @@ const Reference table[] = {
     {"aclnnHardsigmoidV2", HardSigmoid},
     {"aclnnThresholdBackward", ThresholdGrad},
     {"aclnnSigmoidBackward", SigmoidGradRef},
+    {"aclnnPrelu", Prelu},
 };
 } // namespace
 
