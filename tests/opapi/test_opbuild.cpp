@@ -15,6 +15,7 @@
 #include "log/log.h"
 #include "opdev/make_op_executor.h"
 #include "opdev/op_executor.h"
+#include "opbuild/generated_aclnn.h"
 #include "register/op_def_registry.h"
 #include "register/op_impl_registry.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -146,6 +147,48 @@ int main()
     CHECK(DemoGetWorkspaceSize(xh, 0.5f, yh, &ws, &executor) == ACLNN_ERR_INNER_NULLPTR);
     const char *m = aclGetRecentErrMsg();
     CHECK(m != nullptr && std::strstr(m, "demo_scale_kernel") != nullptr && std::strstr(m, "key 1") != nullptr);
+
+    // The same definition through opbuild's generated aclnn entry (GeneratedPhase1/2, what
+    // aclnn_gen.cpp writes for an operator directory without an op_api): the executor and the
+    // workspace handed out, the values y = alpha * x, the definition's checks refused.
+    {
+        static const int kDtypes[2] = {ge::DT_FLOAT, ge::DT_FLOAT16};
+        static const opbuild::GenParam kIn[1] = {{"x", 0, kDtypes}}, kOut[1] = {{"y", 0, kDtypes}};
+        static const opbuild::GenAttr kAttrs[1] = {{"alpha", opbuild::GEN_FLOAT}};
+        const opbuild::GenOp gen = {"aclnnDemoScale", "DemoScale", 1, kIn, 1, kOut, 1, kAttrs, 2};
+        const aclTensor *gin[1] = {x};
+        const aclTensor *gout[1] = {y};
+        const opbuild::GenValue alpha = opbuild::GenFloat(-2.0);
+        float sentinel[n];
+        for (int64_t i = 0; i < n; i++) sentinel[i] = 1234.5f;
+        CHECK(aclrtMemcpy(yd, sizeof sentinel, sentinel, sizeof sentinel, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+        uint64_t gws = 0;
+        aclOpExecutor *gex = nullptr;
+        CHECK(opbuild::GeneratedPhase1(gen, gin, gout, &alpha, &gws, &gex) == ACLNN_SUCCESS);
+        CHECK(gex != nullptr);
+        CHECK(gws >= (16u << 20) + 1000 + n * 4);
+        void *gworkspace = nullptr;
+        CHECK(aclrtMalloc(&gworkspace, gws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        CHECK(opbuild::GeneratedPhase2(gen, gworkspace, gws, gex, stream) == ACLNN_SUCCESS);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        CHECK(aclrtMemcpy(got, sizeof got, yd, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        int wrong = 0;
+        for (int64_t i = 0; i < n; i++) wrong += got[i] != -2.0f * host[i];
+        CHECK(wrong == 0);
+        // x float with y float16: not a column of the definition
+        const aclTensor *mixed_out[1] = {yh};
+        gex = nullptr;
+        CHECK(opbuild::GeneratedPhase1(gen, gin, mixed_out, &alpha, &gws, &gex) == ACLNN_ERR_PARAM_INVALID);
+        m = aclGetRecentErrMsg();
+        CHECK(m != nullptr && std::strstr(m, "not a combination") != nullptr && std::strstr(m, "DemoScale") != nullptr);
+        CHECK(gex == nullptr);
+        // a required input missing
+        const aclTensor *none[1] = {nullptr};
+        CHECK(opbuild::GeneratedPhase1(gen, none, gout, &alpha, &gws, &gex) == ACLNN_ERR_PARAM_NULLPTR);
+        m = aclGetRecentErrMsg();
+        CHECK(m != nullptr && std::strstr(m, "x is nullptr") != nullptr);
+        aclrtFree(gworkspace);
+    }
 
     aclDestroyTensor(x);
     aclDestroyTensor(y);

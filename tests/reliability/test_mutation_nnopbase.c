@@ -19,6 +19,11 @@
 #include "mg_acl_session.h"
 #include "acl/acl.h"
 #include "nnop.h"
+#include "aclnnop/aclnn_mish.h"
+#include "mish_reference.h"
+
+#include <math.h>
+#include <stdio.h>
 
 typedef struct layout {
     int rank;
@@ -223,6 +228,54 @@ MG_TEST(overlaps_itself_answers) {
         aclDestroyTensor(t);
     }
     aclrtFree(d);
+}
+
+/* ---- a launch whose tensors have 8 moving dims ------------------------------------------------ */
+
+/* aclnnMish over a rank-8 view with every dim moving (2 each, strides with gaps) into a dense
+   rank-8 output: the launch describes each tensor's elements to the runtime's race check
+   (launch_tensors: 8 dims, the most there are); values against the reference. A copy past the
+   8th dim (seed 32: `d <= rank`) reads and writes outside the descriptions (ASan). */
+MG_TEST(a_launch_over_eight_moving_dims) {
+    mg_acl_session_up();
+    int64_t dims[8], in_strides[8], out_strides[8], span = 1;
+    for (int d = 7; d >= 0; d--) {
+        dims[d] = 2;
+        in_strides[d] = 3 * span; /* each dim steps past a gap */
+        span = 3 * span * 2;
+    }
+    for (int d = 7, s = 1; d >= 0; d--, s *= 2) out_strides[d] = s;
+    const int64_t in_storage = span, out_storage = 256;
+    void *in = NULL, *out = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&in, (size_t)in_storage * 4, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(aclrtMalloc(&out, (size_t)out_storage * 4, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    float *x = in, *y = out;
+    for (int64_t i = 0; i < in_storage; i++) x[i] = (float)((i % 97) - 48) / 8.0f;
+    for (int64_t i = 0; i < out_storage; i++) y[i] = 1234.5f;
+    aclTensor *tx = aclCreateTensor(dims, 8, ACL_FLOAT, in_strides, 0, ACL_FORMAT_ND, &in_storage, 1, in);
+    aclTensor *ty = aclCreateTensor(dims, 8, ACL_FLOAT, out_strides, 0, ACL_FORMAT_ND, &out_storage, 1, out);
+    MG_CHECK(tx != NULL && ty != NULL);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    MG_CHECK_EQ_INT(aclnnMishGetWorkspaceSize(tx, ty, &ws, &e), ACLNN_SUCCESS);
+    void *workspace = NULL;
+    if (ws > 0) MG_CHECK_EQ_INT(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(aclnnMish(workspace, ws, e, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDevice(), 0);
+    int wrong = 0;
+    for (int64_t k = 0; k < 256; k++) { /* k's bits, high to low, are the indices of dims 0..7 */
+        int64_t at = 0;
+        for (int d = 0; d < 8; d++) at += ((k >> (7 - d)) & 1) * in_strides[d];
+        double want = mish_ref_fwd_d((double)x[at]);
+        if (fabs((double)y[k] - want) > 1e-6 * fabs(want) + 1e-30 && wrong++ < 3)
+            fprintf(stderr, "  element %lld: %.9g, expected %.9g\n", (long long)k, (double)y[k], want);
+    }
+    MG_CHECK_EQ_INT(wrong, 0);
+    aclDestroyTensor(tx);
+    aclDestroyTensor(ty);
+    if (workspace) aclrtFree(workspace);
+    aclrtFree(in);
+    aclrtFree(out);
 }
 
 MG_TEST_MAIN()
