@@ -364,13 +364,14 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     # CANN builds kernel UTs with __CCE_KT_TEST__ (ops-nn's UTs include tikicpulib.h under it);
     # the project's own kernel UTs compare with the project's reference library
     target_compile_definitions(opsnn_kut_${_name} PRIVATE __CCE_KT_TEST__=1)
-    # a kernel on DTYPE_<PARAM> macros: its UTs see the compile options the directory's own
+    # a kernel on DTYPE_<PARAM> macros: its UTs see the -D options the directory's own
     # tests/ut/op_kernel/CMakeLists.txt gives them (ops-nn's AddOpTestCase(<op> "<soc>"
     # "<options>" ...), e.g. "-DDTYPE_X=float -DDTYPE_Y=float": the dtype its UT's data are
-    # written in), as CANN's build does; without that line, the first dtype combination of
-    # the OpDef
+    # written in), as CANN's build does, and the first dtype combination of the OpDef for the
+    # DTYPE_ macros those leave out (CANN's kernel-UT build also -includes a tiling header
+    # its own tools generate, which this project does not reproduce)
     set(_kut_dtype_defines)
-    set(_kut_told FALSE)
+    set(_kut_told FALSE) # the first AddOpTestCase line only
     if(EXISTS ${_dir}/tests/ut/op_kernel/CMakeLists.txt)
       file(STRINGS ${_dir}/tests/ut/op_kernel/CMakeLists.txt _calls REGEX "^[ \t]*AddOpTestCase[ \t]*\\(")
       foreach(_call IN LISTS _calls)
@@ -385,12 +386,21 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
         endif()
       endforeach()
     endif()
-    if(NOT _kut_told)
-      file(GLOB _defs ${_dir}/op_host/*_def.cpp)
-      _opsnn_dtype_combinations(_kut_combos ${_defs})
-      if(_kut_combos_count GREATER 0)
-        set(_kut_dtype_defines ${_kut_combos_0_defines})
-      endif()
+    file(GLOB _defs ${_dir}/op_host/*_def.cpp)
+    _opsnn_dtype_combinations(_kut_combos ${_defs})
+    if(_kut_combos_count GREATER 0)
+      foreach(_d IN LISTS _kut_combos_0_defines)
+        string(REGEX REPLACE "=.*$" "" _macro "${_d}")
+        set(_given FALSE)
+        foreach(_t IN LISTS _kut_dtype_defines)
+          if(_t MATCHES "^${_macro}(=|$)")
+            set(_given TRUE)
+          endif()
+        endforeach()
+        if(NOT _given)
+          list(APPEND _kut_dtype_defines ${_d})
+        endif()
+      endforeach()
     endif()
     if(_kut_dtype_defines)
       target_compile_definitions(opsnn_kut_${_name} PRIVATE ${_kut_dtype_defines})
