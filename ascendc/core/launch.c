@@ -4,8 +4,18 @@
  * block), now (asc_twin_run_sync, ICPU_RUN_KF) or queued on a stream (asc_twin_launch). The
  * first rule a block breaks becomes the launch's error: ACL_ERROR_RT_AICORE_EXCEPTION, the
  * code CANN's runtime gives a kernel that faulted, with the twin's one-line report.
+ *
+ * Blocks are claimed in index order from the launch's own counter by as many pool threads as
+ * there are (the pool itself may give only the caller). A kernel that never calls SyncAll
+ * runs exactly so. SyncAll needs every participating block live at once: the first block
+ * to arrive at a barrier while some participants are still unclaimed claims them itself and
+ * starts a helper thread for each (joined at the end of the launch), so the barrier never
+ * waits on a block that no thread will run. The barrier is abort-aware: a rule break in any
+ * block, or a participant returning while others wait (or before they arrive), releases
+ * every waiter and fails the launch with a report instead of hanging.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +25,7 @@
 #include "mgrt.h"
 #include "twin_block.h"
 #include "asc_twin/vec.h"
+#include "vec_internal.h"
 
 /* The most GM_ADDR parameters a kernel may take: far above any ops-nn kernel's. */
 #define TWIN_MAX_ARGS 64
@@ -33,6 +44,15 @@ typedef struct twin_launch {
     int strict;                         /* MISHGRAD_TWIN_STRICT=1 at launch: warnings are errors */
     const char *warned[32];             /* APIs already warned about in this launch */
     int warned_count;
+    _Atomic uint32_t next_block;        /* the next unclaimed block index */
+    /* SyncAll's barrier, under error_lock (a report wakes its waiters) */
+    pthread_cond_t barrier_cv;
+    uint32_t barrier_target;            /* participants of the barrier being filled (0: none yet) */
+    uint32_t barrier_arrived;           /* blocks waiting at it */
+    uint64_t barrier_generation;        /* barriers completed */
+    int64_t first_finished;             /* lowest index of a block that returned, -1 while none */
+    pthread_t *helpers;                 /* threads started for unclaimed participants */
+    uint32_t helper_count;
 } twin_launch;
 
 typedef struct twin_block {
@@ -44,6 +64,9 @@ typedef struct twin_block {
     uint32_t *shadow;                   /* one bit per UB byte: 1 once written */
     int mask_counter;                   /* the vector mask (asc_twin/vec.h): counter mode, */
     uint64_t mask_hi, mask_lo;          /* and its lanes (normal) or count (counter, lo) */
+    int atomic_op;                      /* SetAtomicAdd/Max/Min: asc_twin_atomic_op, NONE at start */
+    asc_twin_dtype atomic_dtype;
+    uint64_t syncs;                     /* SyncAll calls this block passed */
 } twin_block;
 
 static _Thread_local twin_block *current_block;
@@ -69,6 +92,8 @@ static void report_v(const char *api, const char *fmt, va_list ap) {
         l->error = ACL_ERROR_RT_AICORE_EXCEPTION;
         snprintf(l->message, sizeof l->message, "%s block %lld: %s: %s", l->kernel->name,
                  (long long)b->idx, api, text);
+        /* blocks waiting at SyncAll would wait for this one forever: release them */
+        pthread_cond_broadcast(&l->barrier_cv);
     }
     pthread_mutex_unlock(&l->error_lock);
 }
@@ -144,10 +169,40 @@ int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes) {
     return offset;
 }
 
-static void run_block(void *ctx, int64_t idx) {
-    twin_launch *l = ctx;
-    /* a block starts in normal mask mode with every lane on */
-    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes, NULL, 0, UINT64_MAX, UINT64_MAX};
+/* ---- atomic GM writes (SetAtomicAdd / Max / Min) ------------------------------------- */
+
+void asc_twin_set_atomic(asc_twin_atomic_op op, asc_twin_dtype dtype) {
+    twin_block *b = current_block;
+    if (b == NULL || b->aborted) return;
+    static const char *const names[] = {"SetAtomicNone", "SetAtomicAdd", "SetAtomicMax", "SetAtomicMin"};
+    if ((int)op < 0 || op > ASC_TWIN_ATOMIC_MIN) {
+        asc_twin_report("SetAtomic", "unknown atomic operation %d", (int)op);
+        return;
+    }
+    /* the types the A2/A3 vector core's atomic writes take (set_atomic_s8/s16/s32/f16/bf16/f32) */
+    if (op != ASC_TWIN_ATOMIC_NONE && dtype != ASC_TWIN_F32 && dtype != ASC_TWIN_F16 && dtype != ASC_TWIN_BF16 &&
+        dtype != ASC_TWIN_I8 && dtype != ASC_TWIN_I16 && dtype != ASC_TWIN_I32) {
+        asc_twin_report(names[op], "type %s is not one of float, half, bfloat16_t, int8_t, int16_t, int32_t",
+                        twin_dtype_name(dtype));
+        return;
+    }
+    b->atomic_op = (int)op;
+    b->atomic_dtype = dtype;
+}
+
+asc_twin_atomic_op asc_twin_atomic(asc_twin_dtype *dtype) {
+    twin_block *b = current_block;
+    if (b == NULL) return ASC_TWIN_ATOMIC_NONE;
+    *dtype = b->atomic_dtype;
+    return (asc_twin_atomic_op)b->atomic_op;
+}
+
+/* ---- blocks, helpers and SyncAll -------------------------------------------------------- */
+
+static void run_block(twin_launch *l, int64_t idx) {
+    /* a block starts in normal mask mode with every lane on, no atomic mode */
+    twin_block block = {l, idx, 0, NULL, mgrt_soc()->ub_bytes, NULL, 0, UINT64_MAX, UINT64_MAX,
+                        ASC_TWIN_ATOMIC_NONE, ASC_TWIN_F32, 0};
     twin_block *outer = current_block;
     current_block = &block;
     /* zeroed so that a read before any write is at least defined; the rule that reports
@@ -156,21 +211,158 @@ static void run_block(void *ctx, int64_t idx) {
     block.shadow = block.ub == NULL ? NULL : mgrt_calloc((size_t)(block.ub_bytes + 31) / 32 + 1, sizeof(uint32_t));
     if (block.shadow == NULL) asc_twin_report("launch", "no memory for a %llu-byte UB", (unsigned long long)block.ub_bytes);
     else l->kernel->entry(l->args);
+    /* a participant leaving while others wait at a SyncAll it never reaches: on the device
+       they would wait forever */
+    pthread_mutex_lock(&l->error_lock);
+    if (l->first_finished < 0 || idx < l->first_finished) l->first_finished = idx;
+    int strands = l->error == 0 && l->barrier_arrived > 0 && (uint64_t)idx < l->barrier_target;
+    uint32_t waiting = l->barrier_arrived;
+    uint64_t gen = l->barrier_generation;
+    pthread_mutex_unlock(&l->error_lock);
+    if (strands)
+        asc_twin_report("SyncAll", "the block returned after %llu SyncAll calls while %u block(s) wait at SyncAll "
+                        "number %llu (on the device they would wait forever)", (unsigned long long)block.syncs,
+                        waiting, (unsigned long long)gen + 1);
     mgrt_free(block.shadow);
     mgrt_free(block.ub);
     current_block = outer;
 }
 
+/* Claims the next block index; -1 when all are claimed. */
+static int64_t claim_block(twin_launch *l) {
+    uint32_t idx = atomic_fetch_add_explicit(&l->next_block, 1, memory_order_relaxed);
+    return idx < l->block_dim ? (int64_t)idx : -1;
+}
+
+static void run_claimed(twin_launch *l) {
+    for (int64_t idx; (idx = claim_block(l)) >= 0;) run_block(l, idx);
+}
+
+/* A pool thread's share: blocks claimed one at a time until none is left. */
+static void pool_worker(void *ctx, int64_t worker) {
+    (void)worker;
+    run_claimed(ctx);
+}
+
+typedef struct helper_start {
+    twin_launch *l;
+    int64_t idx;
+} helper_start;
+
+/* A helper thread: the block it was started for, then any still unclaimed. */
+static void *helper_main(void *arg) {
+    helper_start h = *(helper_start *)arg;
+    mgrt_free(arg);
+    run_block(h.l, h.idx);
+    run_claimed(h.l);
+    return NULL;
+}
+
+/* Under error_lock: starts a helper for every participant below `target` no thread has
+   claimed yet (claimed here by compare-and-swap, so no index past `target` is taken from the
+   pool's share). Returns 0, or -1 when a thread could not be started (its block is lost:
+   the caller reports). */
+static int start_helpers(twin_launch *l, uint32_t target) {
+    uint32_t cur = atomic_load_explicit(&l->next_block, memory_order_relaxed);
+    while (cur < target) {
+        if (!atomic_compare_exchange_weak_explicit(&l->next_block, &cur, cur + 1, memory_order_relaxed,
+                                                   memory_order_relaxed))
+            continue;
+        if (l->helpers == NULL) l->helpers = mgrt_calloc(l->block_dim, sizeof *l->helpers);
+        helper_start *h = mgrt_malloc(sizeof *h);
+        if (l->helpers == NULL || h == NULL) {
+            mgrt_free(h);
+            return -1;
+        }
+        *h = (helper_start){l, (int64_t)cur};
+        if (pthread_create(&l->helpers[l->helper_count], NULL, helper_main, h) != 0) {
+            mgrt_free(h);
+            return -1;
+        }
+        l->helper_count++;
+        cur = atomic_load_explicit(&l->next_block, memory_order_relaxed);
+    }
+    return 0;
+}
+
+void asc_twin_sync_all(const char *api, int64_t used_cores) {
+    twin_block *b = current_block;
+    if (b == NULL || b->aborted) return;
+    twin_launch *l = b->launch;
+    uint32_t target = used_cores > 0 ? (uint32_t)used_cores : l->block_dim;
+    if (used_cores < 0 || used_cores > (int64_t)l->block_dim) {
+        asc_twin_report(api, "usedCores %lld outside [0, blockDim %u]", (long long)used_cores, l->block_dim);
+        return;
+    }
+    if ((uint64_t)b->idx >= target) {
+        asc_twin_report(api, "block %lld is not one of the %u blocks this SyncAll synchronises", (long long)b->idx,
+                        target);
+        return;
+    }
+    /* SyncAll's constraint: every block must be resident on its own core, or the device hangs */
+    if (l->block_dim > mgrt_soc()->aiv_core_num) {
+        asc_twin_report(api, "blockDim %u exceeds the %u vector cores of %s: the blocks cannot all be resident "
+                        "(the device would hang)", l->block_dim, mgrt_soc()->aiv_core_num, mgrt_soc()->soc_name);
+        return;
+    }
+    if (target == 1) {
+        b->syncs++;
+        return;
+    }
+    char why[160] = "";
+    pthread_mutex_lock(&l->error_lock);
+    if (l->error != 0) {
+        /* the launch already failed: nothing may wait on it any more */
+    } else if (l->barrier_arrived > 0 && l->barrier_target != target) {
+        snprintf(why, sizeof why, "synchronises %u blocks while %u block(s) already wait at one of %u", target,
+                 l->barrier_arrived, l->barrier_target);
+    } else if (l->first_finished >= 0 && (uint64_t)l->first_finished < target) {
+        snprintf(why, sizeof why, "block %lld already returned without reaching this SyncAll (the device would "
+                 "wait forever)", (long long)l->first_finished);
+    } else if (start_helpers(l, target) != 0) {
+        snprintf(why, sizeof why, "no thread could be started for a block it waits on");
+    } else {
+        uint64_t gen = l->barrier_generation;
+        l->barrier_target = target;
+        if (++l->barrier_arrived == target) {
+            l->barrier_arrived = 0;
+            l->barrier_generation++;
+            pthread_cond_broadcast(&l->barrier_cv);
+        } else {
+            while (l->barrier_generation == gen && l->error == 0) pthread_cond_wait(&l->barrier_cv, &l->error_lock);
+        }
+    }
+    /* released by a failure rather than by the last arrival: this block stops too */
+    int failed = l->error != 0;
+    pthread_mutex_unlock(&l->error_lock);
+    if (why[0] != '\0') asc_twin_report(api, "%s", why);
+    else if (failed) b->aborted = 1;
+    else b->syncs++;
+}
+
 static int32_t launch_run(void *task) {
     twin_launch *l = task;
-    mgrt_parallel_for((int64_t)l->block_dim, run_block, l);
+    int64_t workers = (int64_t)mgrt_num_threads();
+    mgrt_parallel_for(workers < (int64_t)l->block_dim ? workers : (int64_t)l->block_dim, pool_worker, l);
+    /* a helper's block may start further helpers (a later SyncAll): the count is read under
+       the lock each time; once every helper below it is joined no block runs, so it is final */
+    for (uint32_t i = 0;; i++) {
+        pthread_mutex_lock(&l->error_lock);
+        int more = i < l->helper_count;
+        pthread_t t = more ? l->helpers[i] : (pthread_t){0};
+        pthread_mutex_unlock(&l->error_lock);
+        if (!more) break;
+        pthread_join(t, NULL);
+    }
     if (l->error != 0) return mgrt_fail(l->error, "%s", l->message);
     return 0;
 }
 
 static void launch_release(void *task) {
     twin_launch *l = task;
+    pthread_cond_destroy(&l->barrier_cv);
     pthread_mutex_destroy(&l->error_lock);
+    mgrt_free(l->helpers);
     mgrt_free(l->tiling_copy);
     mgrt_free(l);
 }
@@ -208,6 +400,8 @@ static int32_t launch_prepare(const char *api, const asc_twin_launch_args *a, tw
         l->args[a->nargs - 1] = l->tiling_copy;
     }
     pthread_mutex_init(&l->error_lock, NULL);
+    pthread_cond_init(&l->barrier_cv, NULL);
+    l->first_finished = -1;
     const char *strict = getenv("MISHGRAD_TWIN_STRICT");
     l->strict = strict != NULL && strcmp(strict, "1") == 0;
     *out = l;

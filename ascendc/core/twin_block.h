@@ -25,6 +25,12 @@ ASC_TWIN_API const char *asc_twin_kernel_name(void);
 ASC_TWIN_API void asc_twin_report(const char *api, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 ASC_TWIN_API int asc_twin_block_aborted(void);
 
+/* SyncAll: the running block waits until every one of the launch's first `used_cores`
+   blocks (all of them when 0) has called it. A block returning while others wait, or
+   before they arrive, a block outside the group, blockDim beyond the SoC's vector cores, or
+   a rule break anywhere in the launch ends the wait with a report (never a hang). */
+ASC_TWIN_API void asc_twin_sync_all(const char *api, int64_t used_cores);
+
 /* The running block's Unified Buffer: ub_bytes of the SoC profile (mgrt_soc()), zeroed at
    block start, NULL outside a launch or after an allocation failure (reported). */
 ASC_TWIN_API uint8_t *asc_twin_ub_base(void);

@@ -8,7 +8,12 @@
  * left padding + block_len bytes + right padding, rounded up to 32 bytes, then dst_stride
  * 32-byte blocks of gap. Padding elements hold pad_value when is_pad; otherwise they, and the
  * rounding bytes, are left unwritten (the device leaves them undefined).
+ *
+ * Under SetAtomicAdd/Max/Min a UB->GM move combines each element with GM's (gm_store): one
+ * process-wide lock serialises those moves, so concurrent blocks accumulating into the same
+ * GM lose no update; plain moves stay lock-free memcpy.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +50,64 @@ static int count_ub_side(const char *role, asc_twin_ub_ref t, asc_twin_dtype oth
     return twin_check_ub("DataCopy", count, &op, 1);
 }
 
+static pthread_mutex_t atomic_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The atomic mode's rule, checked before a UB->GM move writes anything: the move's element
+   type is the one SetAtomic* named (the device would combine the bytes as that type). */
+static int atomic_check(const char *api, asc_twin_dtype moved) {
+    asc_twin_dtype at;
+    asc_twin_atomic_op op = asc_twin_atomic(&at);
+    if (op == ASC_TWIN_ATOMIC_NONE || at == moved) return 0;
+    static const char *const names[] = {"", "SetAtomicAdd", "SetAtomicMax", "SetAtomicMin"};
+    asc_twin_report(api, "moves %s to GM while %s<%s> is set (the atomic type must be the moved one)",
+                    twin_dtype_name(moved), names[op], twin_dtype_name(at));
+    return -1;
+}
+
+static void combine_int(asc_twin_atomic_op op, uint8_t *g, const uint8_t *u, asc_twin_dtype dt, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int64_t a = twin_load_int(g, dt, i), b = twin_load_int(u, dt, i);
+        /* the sum wraps to the element width, as the device's integer lanes do */
+        int64_t r = op == ASC_TWIN_ATOMIC_ADD ? (int64_t)((uint64_t)a + (uint64_t)b) : op == ASC_TWIN_ATOMIC_MAX ? (a > b ? a : b) : (a < b ? a : b);
+        twin_store_int(g, dt, i, r);
+    }
+}
+
+/* n bytes from the UB to GM at g: a copy, or under an atomic mode element by element
+   g[i] = g[i] (+, max, min) u[i] in the mode's type. A float sum is computed in float and
+   rounded once to half/bfloat16 (exactly the correctly rounded half/bf16 sum: float's
+   precision is at least twice theirs plus two); max/min give NaN when either side is NaN. */
+static void gm_store(uint8_t *g, const uint8_t *u, uint64_t n, asc_twin_dtype moved) {
+    asc_twin_dtype dt;
+    asc_twin_atomic_op op = asc_twin_atomic(&dt);
+    if (op == ASC_TWIN_ATOMIC_NONE) {
+        memcpy(g, u, (size_t)n);
+        return;
+    }
+    (void)moved; /* atomic_check made it dt */
+    uint32_t es = asc_twin_dtype_size(dt);
+    size_t count = (size_t)(n / es);
+    pthread_mutex_lock(&atomic_lock);
+    if (!twin_is_float(dt)) {
+        combine_int(op, g, u, dt, count);
+    } else {
+        float a[256], b[256];
+        for (size_t at = 0; at < count; at += 256) {
+            size_t k = count - at < 256 ? count - at : 256;
+            twin_load_f32(a, g + at * es, dt, k);
+            twin_load_f32(b, u + at * es, dt, k);
+            for (size_t i = 0; i < k; i++) {
+                if (op == ASC_TWIN_ATOMIC_ADD) a[i] += b[i];
+                else if (a[i] != a[i] || b[i] != b[i]) a[i] = a[i] != a[i] ? a[i] : b[i];
+                else if (op == ASC_TWIN_ATOMIC_MAX) a[i] = a[i] > b[i] ? a[i] : b[i];
+                else a[i] = a[i] < b[i] ? a[i] : b[i];
+            }
+            twin_store_f32(g + at * es, dt, a, k);
+        }
+    }
+    pthread_mutex_unlock(&atomic_lock);
+}
+
 int asc_twin_copy_gm_to_ub(asc_twin_ub_ref dst, asc_twin_gm_ref src, uint64_t count) {
     uint64_t bytes, real;
     if (count_ub_side("destination", dst, src.dtype, count, &bytes) != 0 ||
@@ -60,9 +123,10 @@ int asc_twin_copy_ub_to_gm(asc_twin_gm_ref dst, asc_twin_ub_ref src, uint64_t co
     uint64_t bytes, real;
     if (count_ub_side("source", src, dst.dtype, count, &bytes) != 0 ||
         twin_check_gm_copy("DataCopy", "destination", dst, 0, bytes, &real) != 0 ||
-        twin_check_written("DataCopy", "the source tensor", src.addr, bytes, "to GM") != 0)
+        twin_check_written("DataCopy", "the source tensor", src.addr, bytes, "to GM") != 0 ||
+        atomic_check("DataCopy", src.dtype) != 0)
         return -1;
-    memcpy(dst.addr, src.addr, (size_t)real); /* bytes past real fall in aclrtMalloc's padding */
+    gm_store(dst.addr, src.addr, real, src.dtype); /* bytes past real fall in aclrtMalloc's padding */
     return 0;
 }
 
@@ -179,10 +243,11 @@ int asc_twin_copy_ub_to_gm_params(const char *api, asc_twin_gm_ref dst, asc_twin
         return -1;
     for (uint64_t b = 0; b < g.count && g.len > 0; b++)
         if (twin_check_written(api, "the source tensor", src.addr + b * (g.ub_block + g.ub_gap), g.len, "to GM") != 0) return -1;
+    if (atomic_check(api, src.dtype) != 0) return -1;
     for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
         uint64_t m = b * (g.len + g.gm_gap);
         uint64_t n = in_block_of(m, g.len, real);
-        memcpy(dst.addr + m, src.addr + b * (g.ub_block + g.ub_gap), (size_t)n);
+        gm_store(dst.addr + m, src.addr + b * (g.ub_block + g.ub_gap), n, src.dtype);
     }
     return 0;
 }

@@ -132,6 +132,9 @@ int twin_check_written(const char *api, const char *role, const uint8_t *addr, u
 void twin_propagate(twin_sv dst, uint32_t dst_es, const twin_sv *src0, uint32_t s0_es, const twin_sv *src1,
                     uint32_t s1_es, size_t n);
 
+/* The running block's atomic mode (asc_twin_set_atomic) and its type (launch.c). */
+asc_twin_atomic_op asc_twin_atomic(asc_twin_dtype *dtype);
+
 /* ---- float kernels (vec_math.c): d[i] = f(a[i]) over float arrays ----------------- */
 void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n);
 void twin_f32_binary(asc_twin_binary_op op, float *d, const float *a, const float *b, size_t n);

@@ -84,8 +84,19 @@ template <typename T, typename U, RoundMode roundMode> inline U ScalarCast(T val
     return TwinFromDouble<U>(out);
 }
 
-inline void SyncAll() { asc_twin_face_sync_all(); }
-template <bool isAIVOnly = true> inline void SyncAll() { asc_twin_face_sync_all(); }
+// SyncAll: every block of the launch (or the soft form's first usedCores) waits for the
+// others (asc_twin_sync_all: blocks are made live at once; a block that never arrives is a
+// report, not a hang). isAIVOnly = false (mixed cube and vector) synchronises the same
+// blocks: the twin has vector cores only.
+template <bool isAIVOnly = true> inline void SyncAll() { asc_twin_sync_all("SyncAll", 0); }
+// The soft form: a zeroed int32 GM workspace and an int32 UB workspace of at least 32 bytes
+// per synchronised core (checked); the twin keeps its flags elsewhere and writes neither.
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace,
+                    const int32_t usedCores = 0)
+{
+    asc_twin_face_sync_all_soft(gmWorkspace.TwinRef(), ubWorkspace.TwinRef(), usedCores);
+}
 
 // Kernel-side checks and prints: a failed ASSERT stops the block with a report naming it;
 // PRINTF prints on the host's stdout (the twin's blocks are host threads).
@@ -95,20 +106,11 @@ template <bool isAIVOnly = true> inline void SyncAll() { asc_twin_face_sync_all(
 #define ENABLE_PRINTF_DUMP_SIZE(...)
 template <typename... A> inline void PRINTF(const char *fmt, A... args) { std::printf(fmt, args...); }
 
-// GM atomics: writing with add is not modelled; a kernel that asks for it fails with a report.
-inline void SetAtomicNone() {}
-template <typename T> inline void SetAtomicAdd()
-{
-    asc_twin_face_unsupported("SetAtomicAdd", "atomic accumulation into GM is not modelled by the twin");
-}
-template <typename T> inline void SetAtomicMax()
-{
-    asc_twin_face_unsupported("SetAtomicMax", "atomic accumulation into GM is not modelled by the twin");
-}
-template <typename T> inline void SetAtomicMin()
-{
-    asc_twin_face_unsupported("SetAtomicMin", "atomic accumulation into GM is not modelled by the twin");
-}
+// GM atomics: while set, UB->GM data moves combine with GM in T (asc_twin_set_atomic).
+inline void SetAtomicNone() { asc_twin_set_atomic(ASC_TWIN_ATOMIC_NONE, ASC_TWIN_F32); }
+template <typename T> inline void SetAtomicAdd() { asc_twin_set_atomic(ASC_TWIN_ATOMIC_ADD, TwinDtype<T>::value); }
+template <typename T> inline void SetAtomicMax() { asc_twin_set_atomic(ASC_TWIN_ATOMIC_MAX, TwinDtype<T>::value); }
+template <typename T> inline void SetAtomicMin() { asc_twin_set_atomic(ASC_TWIN_ATOMIC_MIN, TwinDtype<T>::value); }
 
 // Workspace: the host tiling asks for the library's workspace in front of the user's.
 inline thread_local GM_ADDR twinSysWorkspace = nullptr;

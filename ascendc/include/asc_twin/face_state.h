@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "asc_twin/launch.h"
+#include "asc_twin/vec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,10 +26,10 @@ ASC_TWIN_API uint64_t asc_twin_face_block_key(void);
 /* The SoC profile's library workspace (GetLibApiWorkSpaceSize): GetUserWorkspace(ws) is
    ws + this many bytes, as the host tiling adds it in front of the user's. */
 ASC_TWIN_API uint64_t asc_twin_face_lib_workspace_bytes(void);
-/* SyncAll: a no-op for one block; blocks do not run side by side in the twin (a pool thread
-   runs one block to its end), so a barrier across several is reported, not waited on. */
-ASC_TWIN_API void asc_twin_face_sync_all(void);
-/* An API the twin does not model (SetAtomicAdd, ...): reported, the block stops. */
+/* SyncAll's soft form (GM and UB workspaces of int32_t, 32 bytes a core, usedCores 0 for
+   all): the workspaces checked, then the barrier of asc_twin_sync_all. */
+ASC_TWIN_API void asc_twin_face_sync_all_soft(asc_twin_gm_ref gm, asc_twin_ub_ref ub, int32_t used_cores);
+/* An API the twin does not model: reported, the block stops. */
 ASC_TWIN_API void asc_twin_face_unsupported(const char *api, const char *why);
 
 #ifdef __cplusplus

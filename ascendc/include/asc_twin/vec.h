@@ -208,6 +208,16 @@ ASC_TWIN_API int asc_twin_gm_fill(asc_twin_gm_ref t, uint64_t count, double valu
    bit for bit as Cast converts an element (asc_twin_cast's modes and saturation); the
    result as a double (exact). -1 for a conversion Cast does not list (reported). */
 ASC_TWIN_API int asc_twin_scalar_cast(float v, asc_twin_dtype to, asc_twin_round_mode mode, double *out);
+/* SetAtomicAdd<T> / SetAtomicMax<T> / SetAtomicMin<T> / SetAtomicNone: the running block's
+   atomic mode. While it is not NONE, every UB->GM data move (DataCopy, DataCopyPad) combines
+   each element with the one already in GM (sum, larger, smaller) instead of overwriting it,
+   in `dtype` (float, half, bfloat16_t, int8_t, int16_t, int32_t; anything else is reported);
+   a move of another element type is reported. Writes of concurrent blocks are serialised,
+   so no update is lost. Each block starts in NONE. */
+typedef enum asc_twin_atomic_op {
+    ASC_TWIN_ATOMIC_NONE = 0, ASC_TWIN_ATOMIC_ADD, ASC_TWIN_ATOMIC_MAX, ASC_TWIN_ATOMIC_MIN
+} asc_twin_atomic_op;
+ASC_TWIN_API void asc_twin_set_atomic(asc_twin_atomic_op op, asc_twin_dtype dtype);
 /* Element size of a dtype in bytes. */
 ASC_TWIN_API uint32_t asc_twin_dtype_size(asc_twin_dtype dtype);
 

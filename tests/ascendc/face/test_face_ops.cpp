@@ -1,6 +1,6 @@
 // Each face mapping on its own (face_ops/face_ops.cpp, a plain kernel registered under each
 // key its TILING_KEY_IS tests): one API call per output row against float64, and the calls
-// the twin reports (SetAtomicAdd, a false ASSERT, a GM write past SetGlobalBuffer's size).
+// the twin reports (SetAtomicAdd of a type it does not take, a false ASSERT, a GM write past SetGlobalBuffer's size).
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -173,7 +173,8 @@ TEST(FaceOps, ReportedCalls)
 {
     Launch a = RunOps(2);
     EXPECT_EQ(a.status, 507015);
-    EXPECT_EQ(a.msg, "face_ops block 0: SetAtomicAdd: atomic accumulation into GM is not modelled by the twin");
+    EXPECT_EQ(a.msg, "face_ops block 0: SetAtomicAdd: type int64_t is not one of float, half, bfloat16_t, int8_t, "
+                     "int16_t, int32_t");
     Free(a);
     Launch b = RunOps(3);
     EXPECT_EQ(b.status, 507015);

@@ -2,7 +2,7 @@
 // each face mapping is checked on its own (test_face_ops.cpp), and that branches on
 // TILING_KEY_IS: the registration registers it under each key it tests.
 //   key 1: row k of `out` (n floats each) holds the result of call k (the test's table)
-//   key 2: SetAtomicAdd (not modelled: reported)
+//   key 2: SetAtomicAdd<int64_t> (not a type the atomic writes take: reported)
 //   key 3: a false ASSERT (reported)
 //   key 4: GlobalTensor::SetValue one element past the size SetGlobalBuffer gave (the core's rule)
 //   key 9: the APIs ops-nn kernels need beyond the seed's, one per row (test_face_ops.cpp)
@@ -216,7 +216,7 @@ extern "C" __global__ __aicore__ void face_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out
     if (TILING_KEY_IS(1)) {
         RunOps(x, y, out, workspace, t.n);
     } else if (TILING_KEY_IS(2)) {
-        SetAtomicAdd<float>();
+        SetAtomicAdd<int64_t>();
     } else if (TILING_KEY_IS(3)) {
         ASSERT(t.n == 0);
     } else if (TILING_KEY_IS(4)) {
