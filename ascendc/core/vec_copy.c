@@ -68,7 +68,9 @@ static void combine_int(asc_twin_atomic_op op, uint8_t *g, const uint8_t *u, asc
     for (size_t i = 0; i < n; i++) {
         int64_t a = twin_load_int(g, dt, i), b = twin_load_int(u, dt, i);
         /* the sum wraps to the element width, as the device's integer lanes do */
-        int64_t r = op == ASC_TWIN_ATOMIC_ADD ? (int64_t)((uint64_t)a + (uint64_t)b) : op == ASC_TWIN_ATOMIC_MAX ? (a > b ? a : b) : (a < b ? a : b);
+        int64_t r = op == ASC_TWIN_ATOMIC_ADD   ? (int64_t)((uint64_t)a + (uint64_t)b)
+                    : op == ASC_TWIN_ATOMIC_MAX ? (a > b ? a : b)
+                                                : (a < b ? a : b);
         twin_store_int(g, dt, i, r);
     }
 }
@@ -77,14 +79,13 @@ static void combine_int(asc_twin_atomic_op op, uint8_t *g, const uint8_t *u, asc
    g[i] = g[i] (+, max, min) u[i] in the mode's type. A float sum is computed in float and
    rounded once to half/bfloat16 (exactly the correctly rounded half/bf16 sum: float's
    precision is at least twice theirs plus two); max/min give NaN when either side is NaN. */
-static void gm_store(uint8_t *g, const uint8_t *u, uint64_t n, asc_twin_dtype moved) {
+static void gm_store(uint8_t *g, const uint8_t *u, uint64_t n) {
     asc_twin_dtype dt;
     asc_twin_atomic_op op = asc_twin_atomic(&dt);
     if (op == ASC_TWIN_ATOMIC_NONE) {
         memcpy(g, u, (size_t)n);
         return;
     }
-    (void)moved; /* atomic_check made it dt */
     uint32_t es = asc_twin_dtype_size(dt);
     size_t count = (size_t)(n / es);
     pthread_mutex_lock(&atomic_lock);
@@ -98,7 +99,7 @@ static void gm_store(uint8_t *g, const uint8_t *u, uint64_t n, asc_twin_dtype mo
             twin_load_f32(b, u + at * es, dt, k);
             for (size_t i = 0; i < k; i++) {
                 if (op == ASC_TWIN_ATOMIC_ADD) a[i] += b[i];
-                else if (a[i] != a[i] || b[i] != b[i]) a[i] = a[i] != a[i] ? a[i] : b[i];
+                else if (a[i] != a[i] || b[i] != b[i]) a[i] = a[i] != a[i] ? a[i] : b[i]; /* the NaN */
                 else if (op == ASC_TWIN_ATOMIC_MAX) a[i] = a[i] > b[i] ? a[i] : b[i];
                 else a[i] = a[i] < b[i] ? a[i] : b[i];
             }
@@ -126,7 +127,7 @@ int asc_twin_copy_ub_to_gm(asc_twin_gm_ref dst, asc_twin_ub_ref src, uint64_t co
         twin_check_written("DataCopy", "the source tensor", src.addr, bytes, "to GM") != 0 ||
         atomic_check("DataCopy", src.dtype) != 0)
         return -1;
-    gm_store(dst.addr, src.addr, real, src.dtype); /* bytes past real fall in aclrtMalloc's padding */
+    gm_store(dst.addr, src.addr, real); /* bytes past real fall in aclrtMalloc's padding */
     return 0;
 }
 
@@ -247,7 +248,7 @@ int asc_twin_copy_ub_to_gm_params(const char *api, asc_twin_gm_ref dst, asc_twin
     for (uint64_t b = 0; b < g.count && g.len > 0; b++) {
         uint64_t m = b * (g.len + g.gm_gap);
         uint64_t n = in_block_of(m, g.len, real);
-        gm_store(dst.addr + m, src.addr + b * (g.ub_block + g.ub_gap), n, src.dtype);
+        gm_store(dst.addr + m, src.addr + b * (g.ub_block + g.ub_gap), n);
     }
     return 0;
 }
