@@ -187,6 +187,46 @@ std::vector<const Reference *> &Added()
 
 void AddReference(const Reference *reference) { Added().push_back(reference); }
 
+namespace {
+// softmax along `dim` (an attribute, negative counting from the end; the last dim when
+// absent): exp(x - max) / sum exp(x - max) over the dim, in double
+void SoftmaxAlongDim(const std::vector<double> &in, const std::vector<int64_t> &in_shape, const double *attrs,
+                     size_t attr_count, const std::vector<int64_t> &out_shape, std::vector<double> &out)
+{
+    const int64_t rank = static_cast<int64_t>(in_shape.size());
+    int64_t count = 1;
+    for (int64_t extent : out_shape) count *= extent;
+    out.assign(static_cast<size_t>(count), std::nan("")); // NaN: every element fails if it cannot say
+    if (rank == 0 || in_shape != out_shape || in.size() != out.size()) return;
+    int64_t dim = attr_count > 0 ? static_cast<int64_t>(attrs[0]) : -1;
+    if (dim < 0) dim += rank;
+    if (dim < 0 || dim >= rank) return;
+    int64_t inner = 1;
+    for (int64_t d = dim + 1; d < rank; d++) inner *= in_shape[static_cast<size_t>(d)];
+    const int64_t len = in_shape[static_cast<size_t>(dim)], outer = static_cast<int64_t>(in.size()) / (len * inner);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            const int64_t base = o * len * inner + i;
+            double top = -INFINITY, sum = 0.0;
+            for (int64_t k = 0; k < len; k++) top = std::fmax(top, in[static_cast<size_t>(base + k * inner)]);
+            for (int64_t k = 0; k < len; k++) sum += std::exp(in[static_cast<size_t>(base + k * inner)] - top);
+            for (int64_t k = 0; k < len; k++)
+                out[static_cast<size_t>(base + k * inner)] = std::exp(in[static_cast<size_t>(base + k * inner)] - top) / sum;
+        }
+}
+
+const TensorReference tensor_table[] = {
+    {"aclnnSoftmaxV2", SoftmaxAlongDim},
+};
+} // namespace
+
+const TensorReference *FindTensorReference(const char *api)
+{
+    for (const TensorReference &r : tensor_table)
+        if (std::strcmp(r.api, api) == 0) return &r;
+    return nullptr;
+}
+
 const Reference *FindReference(const char *api)
 {
     for (auto it = Added().rbegin(); it != Added().rend(); ++it)
