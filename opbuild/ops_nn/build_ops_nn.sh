@@ -182,12 +182,20 @@ for entry in "${good[@]}"; do
       fi
       continue
     fi
-    if ( source "$prefix/set_env.sh" && "$exe" ) >>"$exlog" 2>&1; then
+    # the runtime's log of the run in a folder of its own: an example prints only the status
+    # of what failed (aclrtSynchronizeStream's 507015), the log says why
+    plog="$exe.plog"
+    rm -rf "$plog"
+    # (bash reports an example killed by a signal on its own stderr: kept to say so, since an
+    # exit status above 128 may also be the example's own return value, 507015 & 255 = 135)
+    if { ( source "$prefix/set_env.sh" && export ASCEND_PROCESS_LOG_PATH="$plog" && exec "$exe" ) >>"$exlog" 2>&1; } 2>"$exe.signal"; then
       passed=$((passed + 1))
       echo "  $name: example $(basename "$ex"): $(tail -n 1 "$exlog")"
     else
       fails=$((fails + 1))
-      echo "  $name: example $(basename "$ex") failed: $(tail -n 3 "$exlog" | tr '\n' ' ')"
+      why=$(cat "$plog"/debug/plog/*.log 2>/dev/null | grep -m1 -F "[ERROR]" | sed -E 's/^[^]]*\] *//; s/^[A-Z]+\([0-9]+,[^)]*\):[^ ]* *//' | cut -c1-300)
+      crash=$(sed -nE 's/^.*[0-9]+ (Segmentation fault|Bus error|Aborted|Floating point exception|Illegal instruction|Killed).*$/\1/p' "$exe.signal" | head -n 1)
+      echo "  $name: example $(basename "$ex") failed: $(tail -n 3 "$exlog" | tr '\n' ' ')${crash:+[$crash] }${why:+[runtime log: $why]}"
     fi
   done
   echo "$name: $passed passed, $fails failed"
