@@ -213,7 +213,7 @@ static asc_twin_ub_ref ub_at(uint64_t offset, uint64_t bytes, asc_twin_dtype dt)
     return r;
 }
 
-enum { REFUSALS = 16 };
+enum { REFUSALS = 17 };
 static int refusal_returned;
 
 /* args[0]: which refusal (int32); args[1]: 256 bytes of GM */
@@ -265,6 +265,12 @@ static void refusing(uint8_t *const *args) {
     }
     case 14: r = asc_twin_unary("Exp", ASC_TWIN_UNARY_COUNT, ub_at(0, 256, F32), ub_at(256, 256, F32), 8); break;
     case 15: r = asc_twin_scalar("Adds", ASC_TWIN_SCALAR_COUNT, ub_at(0, 256, F32), ub_at(256, 256, F32), 1.0, 8); break;
+    case 16: {
+        const asc_twin_repeat rp = {2, 0, UINT64_MAX, UINT64_MAX, 0, -1, 1, 8};
+        r = asc_twin_whole_reduce("WholeReduceSum", ASC_TWIN_REDUCE_SUM, ub_at(0, 256, F32), ub_at(256, 256, F32), &rp,
+                                  ASC_TWIN_ORDER_ONLY_VALUE);
+        break;
+    }
     default: break;
     }
     refusal_returned = r;
@@ -294,6 +300,9 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
         "Add: unknown mask kind 3", /* a mask neither counted, bitwise nor the block's (seed 31: not reported) */
         NULL, /* "Exp: unknown unary instruction <ASC_TWIN_UNARY_COUNT>", built below */
         NULL, /* "Adds: unknown tensor-scalar instruction <ASC_TWIN_SCALAR_COUNT>", built below */
+        /* a level-0 reduction's negative repeat stride, with no repeat to do (seed 32: the
+           refusal returned 0, and with nothing to do the call then returned 0) */
+        "WholeReduceSum: negative stride (dstRepStride -1, srcBlkStride 1, srcRepStride 8)",
     };
     int32_t *which = asc_twin_gm_alloc(sizeof *which);
     uint8_t *gm = asc_twin_gm_alloc(256);
@@ -319,7 +328,8 @@ MG_TEST(an_instruction_refusing_its_operands_returns_minus_one) {
                            : i == 4           ? unknown_binary
                            : i == 12          ? no_level0
                            : i == 14          ? unknown_unary
-                                              : unknown_scalar;
+                           : i == 15          ? unknown_scalar
+                                              : "(no case)";
         if (m == NULL || strstr(m, want) == NULL)
             MG_FAIL("case %d: message \"%s\", expected to contain \"%s\"", (int)i, m ? m : "(null)", want);
         else
