@@ -115,6 +115,24 @@ op_api="$prefix/opp/vendors/customize_nn/op_api"
 cmake --install "$bdir" --component cann >/dev/null || exit 1
 rm -rf "$op_api/lib" "$op_api/include"
 cmake --install "$bdir" --component opsnn >/dev/null || exit 1
+# ops-nn's build also writes one master header including every aclnn header of the package:
+# aclnn_ops_nn.h, or aclnn_ops_nn_<vendor>.h for a custom package (its --vendor_name; ops-nn's
+# examples use "custom")
+for master in aclnn_ops_nn aclnn_ops_nn_custom; do
+  for dest in "$op_api/include/aclnnop" "$op_api/include"; do
+    {
+      echo "/* $master.h: every aclnn header of this operator package (written by build.sh --ops-nn) */"
+      echo "#ifndef ${master^^}_H_"
+      echo "#define ${master^^}_H_"
+      for h in "$op_api/include/aclnnop"/aclnn_*.h; do
+        h=$(basename "$h")
+        case $h in aclnn_util.h|aclnn_ops_nn.h|aclnn_ops_nn_*.h) continue ;; esac
+        echo "#include \"$h\""
+      done
+      echo "#endif"
+    } >"$dest/$master.h"
+  done
+done
 say "installed ${#good[@]} operator(s) into $prefix (source $prefix/set_env.sh)"
 
 [ "$OPS_NN_TEST" = 1 ] || exit $failed
@@ -160,8 +178,9 @@ for entry in "${good[@]}"; do
   # the examples, compiled with CANN's flags against the package: g++ -std=c++17 -O2, what an
   # ops-nn directory's examples/run.sh uses (ops-nn's build.sh --run_example gives plain g++).
   # Only the aclnn (eager) examples, test_aclnn_*.cpp: test_geir_*.cpp are graph-mode (GE)
-  # programs, which this project does not model
-  for ex in "$opdir"/examples/test_aclnn_*.cpp; do
+  # programs, which this project does not model. A directory may keep them per architecture
+  # (examples/arch35/: fast_gelu_v2, threshold_v2, celu, ...)
+  for ex in "$opdir"/examples/test_aclnn_*.cpp "$opdir"/examples/*/test_aclnn_*.cpp; do
     [ -f "$ex" ] || continue
     exe="$bdir/example_$(basename "${ex%.cpp}")"
     exlog="$exe.log"
@@ -186,9 +205,13 @@ for entry in "${good[@]}"; do
     # of what failed (aclrtSynchronizeStream's 507015), the log says why
     plog="$exe.plog"
     rm -rf "$plog"
+    # an example kept under examples/arch35/ is written for that architecture's SoC (Ascend
+    # 950): run it on that product profile unless the caller chose one
+    soc=${MISHGRAD_SOC_VERSION:-}
+    case $ex in */examples/arch35/*) soc=${soc:-Ascend950PR} ;; esac
     # (bash reports an example killed by a signal on its own stderr: kept to say so, since an
     # exit status above 128 may also be the example's own return value, 507015 & 255 = 135)
-    if { ( source "$prefix/set_env.sh" && export ASCEND_PROCESS_LOG_PATH="$plog" && exec "$exe" ) >>"$exlog" 2>&1; } 2>"$exe.signal"; then
+    if { ( source "$prefix/set_env.sh" && export ASCEND_PROCESS_LOG_PATH="$plog" MISHGRAD_SOC_VERSION="$soc" && exec "$exe" ) >>"$exlog" 2>&1; } 2>"$exe.signal"; then
       passed=$((passed + 1))
       echo "  $name: example $(basename "$ex"): $(tail -n 1 "$exlog")"
     else

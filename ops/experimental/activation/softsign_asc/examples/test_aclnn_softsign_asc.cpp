@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_softsign_asc.h"
+// the package's master header (every aclnn header of it), as ops-nn's custom-package examples include it
+#include "aclnnop/aclnn_ops_nn_custom.h"
 
 static double Softsign(double x) { return x / (1.0 + std::fabs(x)); }
 
