@@ -78,6 +78,52 @@ static void DemoKernel(uint8_t *const *args)
 static const asc_twin_kernel demo_kernel = {"demo_scale_kernel", 0, 4, DemoKernel};
 static int registered = asc_twin_register(&demo_kernel);
 
+// A two-input definition for the generated entry: y = x1 - 2 * x2 (each input made dense and
+// handed to the kernel in the definition's order).
+struct DemoSubTiling {
+    int64_t total;
+};
+namespace optiling {
+static ge::graphStatus DemoSubTilingFunc(gert::TilingContext *context)
+{
+    auto *shape = context->GetInputShape(1);
+    OP_CHECK_NULL_WITH_CONTEXT(context, shape);
+    context->GetTilingData<DemoSubTiling>()->total = shape->GetStorageShape().GetShapeSize();
+    context->SetBlockDim(1);
+    context->SetTilingKey(0);
+    return ge::GRAPH_SUCCESS;
+}
+static ge::graphStatus DemoSubParse(gert::TilingParseContext *) { return ge::GRAPH_SUCCESS; }
+IMPL_OP_OPTILING(DemoSub).Tiling(DemoSubTilingFunc).TilingParse<DemoCompileInfo>(DemoSubParse);
+} // namespace optiling
+namespace ops {
+class DemoSub : public OpDef {
+public:
+    explicit DemoSub(const char *name) : OpDef(name)
+    {
+        this->Input("x1").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Input("x2").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        OpAICoreConfig cfg;
+        cfg.ExtendCfgInfo("opFile.value", "demo_sub_kernel");
+        this->AICore().AddConfig("ascend910b", cfg);
+    }
+};
+OP_ADD(DemoSub);
+} // namespace ops
+// x1, x2, y, workspace, tiling
+static void DemoSubKernel(uint8_t *const *args)
+{
+    DemoSubTiling t;
+    std::memcpy(&t, args[4], sizeof t);
+    const float *x1 = reinterpret_cast<const float *>(args[0]);
+    const float *x2 = reinterpret_cast<const float *>(args[1]);
+    float *y = reinterpret_cast<float *>(args[2]);
+    for (int64_t i = 0; i < t.total; i++) y[i] = x1[i] - 2.0f * x2[i];
+}
+static const asc_twin_kernel demo_sub_kernel = {"demo_sub_kernel", 0, 5, DemoSubKernel};
+static int registered_sub = asc_twin_register(&demo_sub_kernel);
+
 namespace l0op {
 OP_TYPE_REGISTER(DemoScale);
 static const aclTensor *DemoScale(const aclTensor *x, float alpha, aclOpExecutor *executor)
@@ -109,7 +155,7 @@ static aclnnStatus DemoGetWorkspaceSize(const aclTensor *x, float alpha, aclTens
 
 int main()
 {
-    CHECK(registered == 0);
+    CHECK(registered == 0 && registered_sub == 0);
     CHECK(aclInit(nullptr) == ACL_SUCCESS);
     CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
     aclrtStream stream = nullptr;
@@ -188,6 +234,36 @@ int main()
         m = aclGetRecentErrMsg();
         CHECK(m != nullptr && std::strstr(m, "x is nullptr") != nullptr);
         aclrtFree(gworkspace);
+        // two inputs, the second a transposed view (made dense by the entry): y = x1 - 2 x2
+        static const int kF32[1] = {ge::DT_FLOAT};
+        static const opbuild::GenParam kSubIn[2] = {{"x1", 0, kF32}, {"x2", 0, kF32}}, kSubOut[1] = {{"y", 0, kF32}};
+        const opbuild::GenOp sub = {"aclnnDemoSub", "DemoSub", 2, kSubIn, 1, kSubOut, 0, nullptr, 1};
+        void *x2d = nullptr;
+        CHECK(aclrtMalloc(&x2d, n * 4, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        float second[n];
+        for (int64_t i = 0; i < n; i++) second[i] = static_cast<float>(i % 7);
+        CHECK(aclrtMemcpy(x2d, sizeof second, second, sizeof second, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+        int64_t tstrides[2] = {1, 3}; // [3, 100] over a [100, 3] row-major block: element (r, c) at c * 3 + r
+        int64_t storage[1] = {n};
+        aclTensor *x2t = aclCreateTensor(dims, 2, ACL_FLOAT, tstrides, 0, ACL_FORMAT_ND, storage, 1, x2d);
+        const aclTensor *sin[2] = {x, x2t};
+        CHECK(aclrtMemcpy(yd, sizeof sentinel, sentinel, sizeof sentinel, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+        gex = nullptr;
+        CHECK(opbuild::GeneratedPhase1(sub, sin, gout, nullptr, &gws, &gex) == ACLNN_SUCCESS);
+        CHECK(gex != nullptr);
+        CHECK(aclrtMalloc(&gworkspace, gws ? gws : 1, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        CHECK(opbuild::GeneratedPhase2(sub, gworkspace, gws, gex, stream) == ACLNN_SUCCESS);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        CHECK(aclrtMemcpy(got, sizeof got, yd, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        wrong = 0;
+        for (int64_t r = 0; r < 3; r++)
+            for (int64_t c = 0; c < 100; c++)
+                wrong += got[r * 100 + c] != host[r * 100 + c] - 2.0f * second[c * 3 + r];
+        CHECK(wrong == 0);
+        CHECK(fake_twin_last_nargs == 5);
+        aclDestroyTensor(x2t);
+        aclrtFree(gworkspace);
+        aclrtFree(x2d);
     }
 
     aclDestroyTensor(x);

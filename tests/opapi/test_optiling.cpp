@@ -166,6 +166,16 @@ static ge::graphStatus OldStyleTilingFunc(gert::TilingContext *context)
     return ret;
 }
 IMPL_OP_OPTILING(OldStyleDemo).Tiling(OldStyleTilingFunc);
+// A tiling that succeeds but never calls SetBlockDim: nothing could run, so the run fails.
+static ge::graphStatus NoBlockDimTiling(gert::TilingContext *context)
+{
+    context->SetTilingKey(3);
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_OPTILING(NoBlockDimDemo).Tiling(NoBlockDimTiling);
+// A tiling that fails without a word of its own.
+static ge::graphStatus SilentFailTiling(gert::TilingContext *) { return ge::GRAPH_FAILED; }
+IMPL_OP_OPTILING(SilentFailDemo).Tiling(SilentFailTiling);
 } // namespace optiling
 
 static void set_input(mg_tiling_run &run, std::initializer_list<int64_t> dims, int dtype)
@@ -210,9 +220,24 @@ int main()
     CHECK(mg_optiling_run(&run, msg, sizeof msg) == 1);
     const char *m = aclGetRecentErrMsg();
     CHECK(m != nullptr && std::strstr(m, "bad dtype") != nullptr);
+    // A later failure that says nothing is not given the earlier tiling's words (each run
+    // starts with no last error).
+    std::memset(&run, 0, sizeof run);
+    run.op_type = "SilentFailDemo";
+    set_input(run, {3, 100}, ge::DT_FLOAT);
+    CHECK(mg_optiling_run(&run, msg, sizeof msg) == 1);
+    CHECK(std::strstr(msg, "the tiling of SilentFailDemo returned failure") != nullptr);
+    CHECK(std::strstr(msg, "bad dtype") == nullptr);
     // An unregistered type is named.
     run.op_type = "NoSuchOp";
     CHECK(mg_optiling_run(&run, msg, sizeof msg) == -1 && std::strstr(msg, "NoSuchOp") != nullptr);
+    // A tiling that reports success without a block dim is refused, naming what is missing.
+    std::memset(&run, 0, sizeof run);
+    run.op_type = "NoBlockDimDemo";
+    set_input(run, {3, 100}, ge::DT_FLOAT);
+    msg[0] = '\0';
+    CHECK(mg_optiling_run(&run, msg, sizeof msg) == 1);
+    CHECK(std::strstr(msg, "NoBlockDimDemo set no block dim (SetBlockDim)") != nullptr);
     // Infershape copies the input shape; the OpDef named its kernel file.
     std::memset(&run, 0, sizeof run);
     run.op_type = "ScaleDemo";
