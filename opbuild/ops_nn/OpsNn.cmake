@@ -375,6 +375,15 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   # the kernel UTs (tests/ut/op_kernel: tikicpulib.h's ICPU_RUN_KF on the kernel source they
   # include) run on the twin; ops-nn's data_utils.h comes from the checkout
   file(GLOB _kuts ${_dir}/tests/ut/op_kernel/*.cpp)
+  # CANN's build compiles a directory's kernel UTs through the AddOpTestCase calls of its
+  # tests/ut/op_kernel/CMakeLists.txt: where that file has none (mish's is commented out),
+  # neither does this build (build_ops_nn.sh says so)
+  if(EXISTS ${_dir}/tests/ut/op_kernel/CMakeLists.txt)
+    file(STRINGS ${_dir}/tests/ut/op_kernel/CMakeLists.txt _calls REGEX "^[ \t]*AddOpTestCase[ \t]*\\(")
+    if(NOT _calls)
+      set(_kuts)
+    endif()
+  endif()
   if(_kuts AND TARGET ascendc_twin AND TARGET op_api_ut)
     add_executable(opsnn_kut_${_name} ${_kuts})
     target_include_directories(opsnn_kut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir}/op_kernel
@@ -388,6 +397,22 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     if(MISHGRAD_OPS_NN_COMMON AND EXISTS ${_checkout}/tests/ut/op_kernel/data_utils.cpp)
       target_sources(opsnn_kut_${_name} PRIVATE ${_checkout}/tests/ut/op_kernel/data_utils.cpp)
     endif()
+    # CANN's kernel-UT build (ops-nn's cmake/ut.cmake, AddOpTestCase) force-includes a tiling
+    # header into each UT: the UT folder's own <op>_tiling_def.h when there is one (ops-nn's
+    # file, taken from the checkout; UTs use its structs without including it), else
+    # <op>_tiling_data.h, which the toolkit's tiling tools generate (its public part:
+    # kernel_tiling/kernel_tiling.h; kernel_log.h under ASCENDC_CPU_DEBUG, the twin has no
+    # such file): the twin's kernel_tiling/kernel_tiling.h stands for it
+    set(_kut_force)
+    foreach(_td ${_dir}/tests/ut/op_kernel/${_kernel}_tiling_def.h ${_dir}/tests/ut/op_kernel/${_name}_tiling_def.h)
+      if(NOT _kut_force AND EXISTS ${_td})
+        set(_kut_force ${_td})
+      endif()
+    endforeach()
+    if(NOT _kut_force)
+      set(_kut_force kernel_tiling/kernel_tiling.h)
+    endif()
+    target_compile_options(opsnn_kut_${_name} PRIVATE "SHELL:-include ${_kut_force}")
     # gtest comes through the UT harness library (its imported targets are local to opbuild/ut)
     target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin op_api_ut)
     # CANN builds kernel UTs with __CCE_KT_TEST__ (ops-nn's UTs include tikicpulib.h under it);

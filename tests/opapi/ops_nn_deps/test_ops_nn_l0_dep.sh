@@ -23,11 +23,22 @@ rc=$?
 echo "$out"
 grep -q "^mish_via_l0: l0op::MishAsc from activation/mish_asc (op_host/op_api/mish_asc.cpp), with its tiling and kernel, built into the package" <<<"$out" ||
   { echo "FAIL: the dependency was not resolved"; fail=1; }
-grep -q "^mish_via_l0: 2 passed, 0 failed" <<<"$out" || { echo "FAIL: expected 'mish_via_l0: 2 passed, 0 failed'"; fail=1; }
+grep -q "^mish_via_l0: 3 passed, 0 failed" <<<"$out" || { echo "FAIL: expected 'mish_via_l0: 3 passed, 0 failed' (2 op_api UTs, 1 kernel UT on the force-included tiling_def.h)"; fail=1; }
 # the package's library defines the l0 op the operator calls (nothing left undefined)
 # (grep -c reads all of nm's output: grep -q would stop early and fail the pipe)
 [ "$(nm -C --defined-only "$work/package/opp/vendors/customize_nn/op_api/lib/libcust_opapi.so" | grep -c " T l0op::MishAsc(")" = 1 ] ||
   { echo "FAIL: libcust_opapi.so does not define l0op::MishAsc"; fail=1; }
+# a kernel-UT folder whose CMakeLists.txt calls no AddOpTestCase (commented out, as mish's):
+# CANN's build does not compile its UTs, nor does this one (a UT that cannot compile proves it)
+kut="$work/checkout/experimental/activation/mish_via_l0/tests/ut/op_kernel"
+printf '# AddOpTestCase(mish_via_l0 "ascend910b" "" "")\n' >"$kut/CMakeLists.txt"
+printf 'this UT is not compiled by CANN either\n' >"$kut/test_not_built.cpp"
+out=$(bash "$root/build.sh" --ops-nn="$work/checkout" --experimental --ops=mish_via_l0 -u -j2 \
+        --build-dir "$work/build" --prefix "$work/package" 2>&1 | grep -v '^\[')
+echo "$out"
+grep -q "^  mish_via_l0: kernel UTs not built: tests/ut/op_kernel/CMakeLists.txt calls no AddOpTestCase" <<<"$out" ||
+  { echo "FAIL: kernel UTs without AddOpTestCase not reported"; fail=1; }
+grep -q "^mish_via_l0: 2 passed, 0 failed" <<<"$out" || { echo "FAIL: expected 'mish_via_l0: 2 passed, 0 failed' (op_api UTs only)"; fail=1; }
 # without the l0 source that defines it (its header stays: the operator compiles, its link
 # does not): named, and a failure
 rm -f "$work/checkout/activation/mish_asc/op_host/op_api/mish_asc.cpp"
