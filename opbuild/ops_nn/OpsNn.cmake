@@ -170,9 +170,23 @@ function(_opsnn_tiling_structs header dir)
   set(${header}_found ${_found} PARENT_SCOPE)
 endfunction()
 
+# MISHGRAD_OPS_NN_DEPS: <name>=full|l0 for each entry that is only there because another
+# operator's op_api calls its l0 op (CANN's build compiles all of ops-nn's op_api into one
+# library, so an aclnn entry may call another directory's l0op; build_ops_nn.sh finds the
+# directory from the link's undefined l0op symbol). Such an entry gets its l0 sources only
+# (op_api files other than aclnn_*.cpp), no UTs and no generated aclnn entry; "full" also
+# builds its op_host (tiling, definition) and kernel, "l0" (when those cannot be built here)
+# nothing else, so a launch of its op finds no tiling and fails at phase 1.
+# MISHGRAD_OPS_NN_NEEDS: <name>=<dep>[,<dep>...]: the dependencies each operator's
+# alone-link (opsnn_check_<name>) is linked with.
+foreach(_dep IN LISTS MISHGRAD_OPS_NN_DEPS)
+  string(REGEX REPLACE "=.*" "" _n "${_dep}")
+  string(REGEX REPLACE "^[^=]*=" "" _opsnn_dep_mode_${_n} "${_dep}")
+endforeach()
 foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   string(REGEX REPLACE "=.*" "" _name "${_entry}")
   string(REGEX REPLACE "^[^=]*=" "" _dir "${_entry}")
+  set(_dep_mode "${_opsnn_dep_mode_${_name}}")
   # op_host (its tilings in op_host/arch35 when op_host has none of its own), and the op_api
   # in op_host/op_api or beside op_host (ops-nn keeps it in either)
   file(GLOB _host ${_dir}/op_host/*.cpp)
@@ -182,10 +196,16 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     list(APPEND _host ${_arch35})
   endif()
   file(GLOB _api ${_dir}/op_host/op_api/*.cpp ${_dir}/op_api/*.cpp)
+  if(_dep_mode)
+    list(FILTER _api EXCLUDE REGEX "/aclnn_[^/]*\\.cpp$")
+    if(_dep_mode STREQUAL "l0")
+      set(_host)
+    endif()
+  endif()
   get_filename_component(_category ${_dir} DIRECTORY)
   set(_gen_include)
   set(_gen_ut)
-  if(NOT _api)
+  if(NOT _api AND NOT _dep_mode)
     # no written op_api: the aclnn entries, their headers and values UTs generated from the
     # OpDef, as CANN's build does (opbuild/src/aclnn_gen.cpp)
     set(_gen ${PROJECT_BINARY_DIR}/opsnn_gen/${_name})
@@ -247,7 +267,7 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     set(_ts_option -include ${_ts})
   endif()
   set(_this_kernels)
-  if(COMMAND ascendc_twin_add_kernel AND EXISTS ${_dir}/op_kernel/${_kernel}.cpp)
+  if(COMMAND ascendc_twin_add_kernel AND EXISTS ${_dir}/op_kernel/${_kernel}.cpp AND NOT _dep_mode STREQUAL "l0")
     set(_key_args)
     # the tiling-key header: <kernel>_tiling_key.h, <name>_tiling_key.h (an _apt kernel's),
     # in op_kernel or op_kernel/arch35
@@ -321,6 +341,11 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   endif()
   set_target_properties(opsnn_check_${_name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/opsnn/check)
   add_dependencies(opsnn_op_${_name} opsnn_check_${_name})
+  set(_opsnn_kernels_of_${_name} ${_this_kernels})
+  if(_dep_mode)
+    # a dependency: its l0 op (and tiling and kernel) go into the package, nothing else
+    continue()
+  endif()
   file(GLOB _api_headers ${_dir}/op_host/op_api/aclnn_*.h ${_dir}/op_api/aclnn_*.h)
   list(APPEND _opsnn_headers ${_api_headers})
   # the UTs (and the generated values UTs of a generated op_api)
@@ -350,6 +375,15 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
   # the kernel UTs (tests/ut/op_kernel: tikicpulib.h's ICPU_RUN_KF on the kernel source they
   # include) run on the twin; ops-nn's data_utils.h comes from the checkout
   file(GLOB _kuts ${_dir}/tests/ut/op_kernel/*.cpp)
+  # CANN's build compiles a directory's kernel UTs through the AddOpTestCase calls of its
+  # tests/ut/op_kernel/CMakeLists.txt: where that file has none (mish's is commented out),
+  # neither does this build (build_ops_nn.sh says so)
+  if(EXISTS ${_dir}/tests/ut/op_kernel/CMakeLists.txt)
+    file(STRINGS ${_dir}/tests/ut/op_kernel/CMakeLists.txt _calls REGEX "^[ \t]*AddOpTestCase[ \t]*\\(")
+    if(NOT _calls)
+      set(_kuts)
+    endif()
+  endif()
   if(_kuts AND TARGET ascendc_twin AND TARGET op_api_ut)
     add_executable(opsnn_kut_${_name} ${_kuts})
     target_include_directories(opsnn_kut_${_name} PRIVATE ${_opsnn_include_dirs} ${_dir}/op_kernel
@@ -363,6 +397,22 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     if(MISHGRAD_OPS_NN_COMMON AND EXISTS ${_checkout}/tests/ut/op_kernel/data_utils.cpp)
       target_sources(opsnn_kut_${_name} PRIVATE ${_checkout}/tests/ut/op_kernel/data_utils.cpp)
     endif()
+    # CANN's kernel-UT build (ops-nn's cmake/ut.cmake, AddOpTestCase) force-includes a tiling
+    # header into each UT: the UT folder's own <op>_tiling_def.h when there is one (ops-nn's
+    # file, taken from the checkout; UTs use its structs without including it), else
+    # <op>_tiling_data.h, which the toolkit's tiling tools generate (its public part:
+    # kernel_tiling/kernel_tiling.h; kernel_log.h under ASCENDC_CPU_DEBUG, the twin has no
+    # such file): the twin's kernel_tiling/kernel_tiling.h stands for it
+    set(_kut_force)
+    foreach(_td ${_dir}/tests/ut/op_kernel/${_kernel}_tiling_def.h ${_dir}/tests/ut/op_kernel/${_name}_tiling_def.h)
+      if(NOT _kut_force AND EXISTS ${_td})
+        set(_kut_force ${_td})
+      endif()
+    endforeach()
+    if(NOT _kut_force)
+      set(_kut_force kernel_tiling/kernel_tiling.h)
+    endif()
+    target_compile_options(opsnn_kut_${_name} PRIVATE "SHELL:-include ${_kut_force}")
     # gtest comes through the UT harness library (its imported targets are local to opbuild/ut)
     target_link_libraries(opsnn_kut_${_name} PRIVATE ascendc_twin op_api_ut)
     # CANN builds kernel UTs with __CCE_KT_TEST__ (ops-nn's UTs include tikicpulib.h under it);
@@ -436,6 +486,26 @@ foreach(_entry IN LISTS MISHGRAD_OPS_NN_OPS)
     target_compile_options(opsnn_kut_${_name} PRIVATE -Wno-error -w)
     set_target_properties(opsnn_kut_${_name} PROPERTIES CXX_STANDARD 17)
   endif()
+endforeach()
+
+# each operator's alone-link also holds the l0 ops of other directories it calls
+foreach(_need IN LISTS MISHGRAD_OPS_NN_NEEDS)
+  string(REGEX REPLACE "=.*" "" _name "${_need}")
+  string(REGEX REPLACE "^[^=]*=" "" _deps "${_need}")
+  string(REPLACE "," ";" _deps "${_deps}")
+  foreach(_d IN LISTS _deps)
+    if(TARGET opsnn_check_${_name} AND TARGET opsnn_obj_${_d})
+      target_sources(opsnn_check_${_name} PRIVATE $<TARGET_OBJECTS:opsnn_obj_${_d}>)
+      foreach(_k IN LISTS _opsnn_kernels_of_${_d})
+        get_target_property(_type ${_k} TYPE)
+        if(_type STREQUAL "OBJECT_LIBRARY")
+          target_sources(opsnn_check_${_name} PRIVATE $<TARGET_OBJECTS:${_k}>)
+        endif()
+        target_link_libraries(opsnn_check_${_name} PRIVATE ${_k})
+      endforeach()
+      add_dependencies(opsnn_op_${_name} opsnn_op_${_d})
+    endif()
+  endforeach()
 endforeach()
 
 add_library(opsnn_cust_opapi SHARED ${_opsnn_objects} $<TARGET_OBJECTS:opbuild_launcher>)

@@ -52,11 +52,60 @@ done
 common_inc=""
 [ -d "$dir/common/inc" ] && common_inc="$dir/common/inc"
 
-configure() { # $1: the entries to build, ;-separated
+# Dependencies: an operator whose op_api calls another directory's l0 op (CANN compiles all
+# of ops-nn's op_api into one library) gets that directory's l0 source, and its tiling and
+# kernel where they build here, in the package (OpsNn.cmake: MISHGRAD_OPS_NN_DEPS/NEEDS)
+declare -A dep_dir=() dep_mode=() needs=()
+configure() { # $1: the entries to build, ;-separated (the dependencies are added)
+  local ops=$1 deps="" need="" d n
+  for d in "${!dep_dir[@]}"; do
+    ops="$ops${ops:+;}$d=${dep_dir[$d]}"
+    deps="$deps${deps:+;}$d=${dep_mode[$d]}"
+  done
+  for n in "${!needs[@]}"; do need="$need${need:+;}$n=${needs[$n]}"; done
   cmake -S "$root" -B "$bdir" -DCMAKE_BUILD_TYPE="$OPS_NN_TYPE" -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMISHGRAD_BUILD_TESTS=OFF -DMISHGRAD_BUILD_BENCH=OFF -DMISHGRAD_BUILD_TOOLS=OFF \
         -DMISHGRAD_OPTIMIZE="$OPS_NN_OPTIMIZE" -DMISHGRAD_SANITIZE="${OPS_NN_SANITIZE//,/;}" \
-        -DMISHGRAD_OPS_NN_OPS="$1" -DMISHGRAD_OPS_NN_COMMON="$common_inc" >"$bdir/configure.log" 2>&1
+        -DMISHGRAD_OPS_NN_OPS="$ops" -DMISHGRAD_OPS_NN_DEPS="$deps" -DMISHGRAD_OPS_NN_NEEDS="$need" \
+        -DMISHGRAD_OPS_NN_COMMON="$common_inc" >"$bdir/configure.log" 2>&1
+}
+# The operator directory of the checkout whose op_api l0 source defines l0op::$1: a file in
+# an op_api folder, not an aclnn_*.cpp, with OP_TYPE_REGISTER($1) and a definition of $1(
+l0_source() {
+  grep -rlE --include='*.cpp' "OP_TYPE_REGISTER\(\s*$1\s*\)" "$dir" 2>/dev/null |
+    grep -E '/op_api/[^/]+\.cpp$' | grep -vE '/aclnn_[^/]*\.cpp$' | grep -v '/tests/' |
+    while read -r f; do grep -qE "(^|[^A-Za-z0-9_:])$1[[:space:]]*\(" "$f" && echo "$f"; done | sort | head -n 1
+}
+# After a failed alone-link: resolve each undefined l0op symbol of $1's log by adding the
+# directory that defines it; 0 when at least one was added (rebuild), 1 otherwise
+resolve_l0() {
+  local name=$1 log=$2 sym src ddir dname added=1 blog
+  for sym in $(grep -oE "undefined reference to \`l0op::[A-Za-z0-9_]+\(" "$log" | sed -E 's/.*l0op::([A-Za-z0-9_]+)\(/\1/' | sort -u); do
+    src=$(l0_source "$sym")
+    if [ -z "$src" ]; then
+      echo "$name: needs l0op::$sym, which no op_api l0 source of $dir defines (OP_TYPE_REGISTER($sym))"
+      continue
+    fi
+    ddir=${src%/op_api/*}; ddir=${ddir%/op_host}
+    dname=$(basename "$ddir")
+    case ",${needs[$name]:-}," in *",$dname,"*) continue ;; esac
+    needs[$name]="${needs[$name]:+${needs[$name]},}$dname"
+    added=0
+    [ -n "${dep_dir[$dname]:-}" ] && continue
+    dep_dir[$dname]=$ddir dep_mode[$dname]=full
+    blog="$bdir/opsnn_dep_$dname.build.log"
+    configure "$list" && cmake --build "$bdir" --target "opsnn_op_$dname" -j "$jobs" >"$blog" 2>&1 && {
+      echo "$name: l0op::$sym from ${ddir#"$dir"/} (${src#"$ddir"/}), with its tiling and kernel, built into the package"
+      continue; }
+    # its tiling or kernel does not build here: its l0 source alone (a launch of $sym then
+    # finds no tiling registered and fails at phase 1)
+    echo "$name: l0op::$sym from ${ddir#"$dir"/}: its tiling/kernel cannot be built: $(first_error "$blog"); only ${src#"$ddir"/} is built into the package, so a launch of $sym fails"
+    dep_mode[$dname]=l0
+    configure "$list" && cmake --build "$bdir" --target "opsnn_op_$dname" -j "$jobs" >"$blog" 2>&1 || {
+      echo "$name: l0op::$sym's source ${src#"$dir"/} cannot be built: $(first_error "$blog")"
+      unset "dep_dir[$dname]" "dep_mode[$dname]"; added=1; }
+  done
+  return $added
 }
 mkdir -p "$bdir"
 list=$(IFS=';'; echo "${entries[*]}")
@@ -71,7 +120,12 @@ good=()
 for entry in ${entries[@]+"${entries[@]}"}; do
   name=${entry%%=*}
   log="$bdir/opsnn_$name.build.log"
-  if cmake --build "$bdir" --target "opsnn_op_$name" -j "$jobs" >"$log" 2>&1; then
+  ok=1
+  for round in 1 2 3; do
+    cmake --build "$bdir" --target "opsnn_op_$name" -j "$jobs" >"$log" 2>&1 && { ok=0; break; }
+    grep -q "undefined reference to \`l0op::" "$log" && resolve_l0 "$name" "$log" || break
+  done
+  if [ $ok = 0 ]; then
     good+=("$entry")
   else
     echo "$name: cannot be built: $(first_error "$log") (log: $log)"
@@ -160,7 +214,13 @@ for entry in "${good[@]}"; do
   else
     echo "$name: no op_api UT (tests/ut/op_api/*.cpp, tests/ut/op_host/test_aclnn_*.cpp)"
   fi
-  # the kernel UTs, on the twin
+  # the kernel UTs, on the twin (those CANN's build compiles: AddOpTestCase in their
+  # CMakeLists.txt)
+  kcm="$opdir/tests/ut/op_kernel/CMakeLists.txt"
+  if ls "$opdir"/tests/ut/op_kernel/*.cpp >/dev/null 2>&1 && [ -f "$kcm" ] &&
+     ! grep -qE '^[[:space:]]*AddOpTestCase[[:space:]]*\(' "$kcm"; then
+    echo "  $name: kernel UTs not built: tests/ut/op_kernel/CMakeLists.txt calls no AddOpTestCase (CANN's build does not build them either)"
+  fi
   if grep -q "opsnn_kut_$name\$" <<<"$targets"; then
     log="$bdir/opsnn_kut_$name.build.log"
     if cmake --build "$bdir" --target "opsnn_kut_$name" -j "$jobs" >"$log" 2>&1; then

@@ -152,6 +152,7 @@ const Reference table[] = {
     {"aclnnSwish", Swish},
     {"aclnnMish", Mish},
     {"aclnnMishAsc", Mish},
+    {"aclnnMishViaL0", Mish}, // tests/opapi/ops_nn_deps: mish_asc's l0 op from another directory
     {"aclnnMishBackward", MishGrad},
     {"aclnnMishAscBackward", MishGrad},
     {"aclnnRelu", Relu},
