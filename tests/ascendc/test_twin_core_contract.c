@@ -32,6 +32,7 @@
 #include "asc_twin/launch.h"
 #include "asc_twin/vec.h"
 #include "mg_test.h"
+#include "mg_heap.h"
 #include "queue.h"
 #include "twin_block.h"
 
@@ -441,28 +442,6 @@ MG_TEST(an_integer_adds_covers_every_element) {
 
 /* ---- a unary instruction over a partly overlapping source reads a snapshot, then frees it --- */
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-#ifndef UNDER_SANITIZER
-#define UNDER_SANITIZER 0
-#endif
-
-/* glibc's count of the bytes malloc has handed out; -1 where it cannot be read (another C
-   library, a sanitizer's allocator: LeakSanitizer judges a leak there). */
-static long long heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    if (UNDER_SANITIZER) return -1;
-    struct mallinfo2 m = mallinfo2();
-    return (long long)(m.uordblks + m.hblkhd);
-#else
-    return -1;
-#endif
-}
 
 enum { OVL_N = 1024, OVL_CALLS = 50, OVL_LAUNCHES = 10 };
 
@@ -498,9 +477,9 @@ MG_TEST(a_unary_over_its_source_reads_a_snapshot_and_frees_it) {
     uint8_t *args[1] = {(uint8_t *)out};
     asc_twin_launch_args a = {&unary_over_source_kernel, 1, args, 1, NULL, 0};
     MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0); /* warm-up: the runtime's first-use allocations */
-    long long before = heap_in_use();
+    long long before = mg_heap_in_use();
     for (int l = 0; l < OVL_LAUNCHES; l++) MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0);
-    long long after = heap_in_use();
+    long long after = mg_heap_in_use();
     int wrong = 0, first = -1;
     for (int j = 0; j < OVL_N; j++) {
         float want = j > 500 ? (float)(j - 500) : 0.0f;

@@ -22,6 +22,7 @@
  */
 
 #include "mg_test.h"
+#include "mg_heap.h"
 #include <malloc.h>
 
 #include "mgrt.h"
@@ -548,17 +549,6 @@ MG_TEST(every_handle_registration_fails_cleanly) {
     MG_CHECK_EQ_INT(session(NULL, NULL), 0);
 }
 
-/* glibc's count of the bytes malloc has handed out; -1 where it cannot be read (a sanitizer's
-   allocator: LeakSanitizer judges a leak there, another C library). */
-static long long heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    if (!REL_PLAIN_BUILD) return -1;
-    struct mallinfo2 m = mallinfo2();
-    return (long long)(m.uordblks + m.hblkhd);
-#else
-    return -1;
-#endif
-}
 
 /* One session with fault n: a stream, a block, an aclrtMemsetAsync. Returns 1 when the
    memset was the call that failed for want of its queue node ("queueing work"), 0 when it
@@ -594,11 +584,11 @@ MG_TEST(alloc_fault_queueing_work_frees_what_it_took) {
     MG_CHECK(found);
     if (!found) return;
     (void)memset_with_fault(n); /* warm-up */
-    const long long before = heap_in_use();
+    const long long before = mg_heap_in_use();
     enum { ROUNDS = 400 };
     int refused = 0;
     for (int i = 0; i < ROUNDS; i++) refused += memset_with_fault(n) == 1;
-    const long long after = heap_in_use();
+    const long long after = mg_heap_in_use();
     MG_CHECK_EQ_INT(refused, ROUNDS);
     if (before < 0 || after < 0) return; /* a sanitizer's allocator: LeakSanitizer judges */
     /* 400 access copies kept would be over 16 KB; a session with nothing kept gives back

@@ -21,18 +21,9 @@
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "mg_test.h"
+#include "mg_heap.h"
 #include "mg_acl_session.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-#ifndef UNDER_SANITIZER
-#define UNDER_SANITIZER 0
-#endif
 
 #define ROUNDS 20000
 #define WARM_UP 2000
@@ -173,7 +164,7 @@ static int round_tensor_descs(void) {
 }
 
 static void judge_rounds(const char *what, int (*round)(void), int rounds) {
-    if (UNDER_SANITIZER) MG_SKIP("a sanitizer's quarantine holds freed memory (LeakSanitizer judges there)");
+    if (MG_UNDER_SANITIZER) MG_SKIP("a sanitizer's quarantine holds freed memory (LeakSanitizer judges there)");
     up();
     if (dev == NULL) MG_CHECK_EQ_INT(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
     int failures = 0;

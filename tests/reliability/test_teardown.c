@@ -36,6 +36,7 @@
 #include "aclnnop/aclnn_mish.h"
 #include "mgrt_handle.h"
 #include "rel_setup.h"
+#include "mg_heap.h"
 
 /* ---- 1. aclFinalize is not starved by callers that fail anyway ------------------------------ */
 
@@ -520,17 +521,6 @@ MG_TEST(finalize_during_phase_one_keeps_no_executor) {
 
 /* ---- aclFinalize frees the work it drops ---------------------------------------------------- */
 
-/* glibc's count of the bytes malloc has handed out; -1 where it cannot be read (a sanitizer's
-   allocator: LeakSanitizer judges a leak there, another C library). */
-static long long heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    if (!REL_PLAIN_BUILD) return -1;
-    struct mallinfo2 m = mallinfo2();
-    return (long long)(m.uordblks + m.hblkhd);
-#else
-    return -1;
-#endif
-}
 
 enum { HELD_NODES = 2000, HELD_CYCLES = 8 };
 
@@ -562,9 +552,9 @@ static void finalize_over_many_held_nodes(void) {
    the worker's drop at stop left every node it took off the queue). */
 MG_TEST(finalize_frees_the_work_it_drops) {
     finalize_over_many_held_nodes(); /* warm-up: the runtime's first-use allocations */
-    const long long before = heap_in_use();
+    const long long before = mg_heap_in_use();
     for (int c = 1; c < HELD_CYCLES; c++) finalize_over_many_held_nodes();
-    const long long after = heap_in_use();
+    const long long after = mg_heap_in_use();
     if (before < 0 || after < 0) {
         printf("  heap not measurable in this build (a sanitizer's allocator): LeakSanitizer judges\n");
         return;

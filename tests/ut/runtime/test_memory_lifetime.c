@@ -15,19 +15,9 @@
 #include "mg_gate.h"
 #include "mgrt.h"
 #include "ut_util.h"
+#include "mg_heap.h"
 
 
-/* glibc's count of the bytes malloc has handed out (every arena); -1 where it cannot be
-   read (a sanitizer's allocator, another C library): the tests then rely on the sanitizer
-   to catch a use after free. */
-static long long heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)) && !UT_SANITIZER_ALLOCATOR
-    struct mallinfo2 m = mallinfo2();
-    return (long long)(m.uordblks + m.hblkhd);
-#else
-    return -1;
-#endif
-}
 
 static const char *last_message(void) {
     const char *m = aclGetRecentErrMsg();
@@ -61,13 +51,13 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
         else
             MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, TEST_BLOCK, dev, TEST_BLOCK, ACL_MEMCPY_DEVICE_TO_HOST, stream),
                             ACL_SUCCESS);
-        long long before = heap_in_use();
+        long long before = mg_heap_in_use();
         double t0 = now_ms();
         /* CANN: frees at once, never waits. Here the block stops being live now, and its
            memory stays allocated until the queued copy has run. */
         MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_SUCCESS);
         MG_CHECK(now_ms() - t0 < 1000.0);
-        long long after_free = heap_in_use();
+        long long after_free = mg_heap_in_use();
         if (before >= 0) MG_CHECK(after_free > before - TEST_BLOCK / 2);
         /* It is not live any more: a second free and a new copy with it are refused. */
         MG_CHECK_EQ_INT(aclrtFreeHost(host), ACL_ERROR_INVALID_PARAM);
@@ -78,7 +68,7 @@ MG_TEST(free_host_with_a_queued_copy_defers_the_free_until_the_copy_ran) {
         mg_gate_open();
         MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
         if (direction == 0) MG_CHECK_EQ_INT(((unsigned char *)dev)[TEST_BLOCK - 1], 0x5a);
-        long long after_sync = heap_in_use();
+        long long after_sync = mg_heap_in_use();
         if (before >= 0) MG_CHECK(after_sync < after_free - TEST_BLOCK / 2);
     }
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
@@ -225,11 +215,11 @@ MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
     MG_CHECK_EQ_INT(aclrtMalloc(&dev, TEST_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     mg_gate_close(stream);
     MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, TEST_BLOCK, 1, TEST_BLOCK, stream), ACL_SUCCESS);
-    long long before = heap_in_use();
+    long long before = mg_heap_in_use();
     double t0 = now_ms();
     MG_CHECK_EQ_INT(aclrtFree(dev), ACL_SUCCESS);
     MG_CHECK(now_ms() - t0 < 1000.0);
-    long long after_free = heap_in_use();
+    long long after_free = mg_heap_in_use();
     /* Dead at once: a new use or a second free is refused ... */
     MG_CHECK(!mgrt_range_is_live(dev, 1));
     MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 2, 64, stream), ACL_ERROR_INVALID_PARAM);
@@ -242,7 +232,7 @@ MG_TEST(free_with_queued_work_on_the_block_returns_at_once_and_frees_after_it) {
     MG_CHECK_EQ_INT(st, ACL_STREAM_STATUS_NOT_READY);
     mg_gate_open();
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), ACL_SUCCESS);
-    long long after_sync = heap_in_use();
+    long long after_sync = mg_heap_in_use();
     if (before >= 0) MG_CHECK(after_sync < after_free - TEST_BLOCK / 2);
     MG_CHECK_EQ_INT(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
