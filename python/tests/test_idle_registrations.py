@@ -5,6 +5,7 @@ registration was ever given back. Which pages are still registered is read from 
 itself, through its public aclrtHostRegister: it refuses a range that overlaps a registered
 one, and takes one that is free."""
 import ctypes
+import glob
 import mmap
 import os
 
@@ -24,7 +25,10 @@ _keep = []  # the mapping outlives every view of it
 def runtime():
     """The runtime the extension is linked to (the package's own copy: the same library
     object, so the same registration table)."""
-    lib = ctypes.CDLL(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so.1"))
+    # named by its soname beside the extension (python/CMakeLists.txt: one file per library)
+    found = sorted(glob.glob(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so*")))
+    assert found, "the package holds no libascendcl"
+    lib = ctypes.CDLL(found[0])
     lib.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int,
                                       ctypes.POINTER(ctypes.c_void_p)]
     lib.aclrtHostRegister.restype = ctypes.c_int
