@@ -22,8 +22,10 @@
 #include "aclnnop/aclnn_mish.h"
 #include "mish_reference.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 typedef struct layout {
     int rank;
@@ -276,6 +278,90 @@ MG_TEST(a_launch_over_eight_moving_dims) {
     if (workspace) aclrtFree(workspace);
     aclrtFree(in);
     aclrtFree(out);
+}
+
+/* ---- an attachment handed to an executor that is no longer live -------------------------------- */
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NNOP_TEST_UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define NNOP_TEST_UNDER_SANITIZER 1
+#endif
+#endif
+#ifndef NNOP_TEST_UNDER_SANITIZER
+#define NNOP_TEST_UNDER_SANITIZER 0
+#endif
+
+/* glibc's count of the bytes malloc has handed out; -1 where it cannot be read (a sanitizer's
+   allocator, where LeakSanitizer judges leaks, or another C library). */
+static long long heap_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    if (NNOP_TEST_UNDER_SANITIZER) return -1;
+    struct mallinfo2 m = mallinfo2();
+    return (long long)(m.uordblks + m.hblkhd);
+#else
+    return -1;
+#endif
+}
+
+static int attachments_freed;
+static void free_counted(void *p) {
+    attachments_freed++;
+    free(p);
+}
+
+enum { STALE_ATTACHES = 1000, ATTACHMENT_BYTES = 4096 };
+
+/* nnop.h: an attachment is "freed at once if [the executor] is not live" (seed 33,
+   op_executor.c:157: the free deleted, every such attachment leaked). The free callback counts
+   its calls (any build) and glibc's heap must not keep the 4 MB the attachments take (plain
+   builds). A live executor keeps its attachment until it is released: the count tells the two
+   paths apart. */
+MG_TEST(attachment_to_a_stale_executor_is_freed) {
+    up();
+    void *d = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    int64_t dims[1] = {16}, storage[1] = {16};
+    aclTensor *ta = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, d);
+    aclTensor *tb = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, d);
+    MG_CHECK(ta != NULL && tb != NULL);
+    static const char *const names[] = {"in", "out"};
+
+    /* live: kept at attach, freed once when the executor goes */
+    aclOpExecutor *live = nnop_executor_create("Copy", (const aclTensor *const *)&ta, 1, &tb, 1, names);
+    MG_CHECK(live != NULL);
+    attachments_freed = 0;
+    void *kept = malloc(ATTACHMENT_BYTES);
+    nnop_executor_attach(live, kept, free_counted);
+    MG_CHECK_EQ_INT(attachments_freed, 0);
+    MG_CHECK(nnop_executor_attachment(live) == kept);
+    nnop_executor_abandon(live);
+    MG_CHECK_EQ_INT(attachments_freed, 1);
+
+    /* stale: the handle was released above; each attachment is freed by the attach itself */
+    aclOpExecutor *stale = nnop_executor_create("Copy", (const aclTensor *const *)&ta, 1, &tb, 1, names);
+    MG_CHECK(stale != NULL);
+    nnop_executor_abandon(stale);
+    attachments_freed = 0;
+    nnop_executor_attach(stale, malloc(ATTACHMENT_BYTES), free_counted); /* warm-up: malloc's own first use */
+    const long long before = heap_in_use();
+    for (int i = 1; i < STALE_ATTACHES; i++) nnop_executor_attach(stale, malloc(ATTACHMENT_BYTES), free_counted);
+    const long long after = heap_in_use();
+    MG_CHECK_EQ_INT(attachments_freed, STALE_ATTACHES);
+    MG_CHECK(nnop_executor_attachment(stale) == NULL);
+    if (before < 0 || after < 0) {
+        printf("  heap not measurable in this build (a sanitizer's allocator): the free count judges\n");
+    } else {
+        /* 999 attachments kept would be about 4 MB */
+        if (after - before >= 256 * 1024)
+            MG_FAIL("the heap grew by %lld bytes over %d attachments to a stale executor", after - before,
+                    STALE_ATTACHES - 1);
+        else MG_CHECK(1);
+    }
+    aclDestroyTensor(ta);
+    aclDestroyTensor(tb);
+    aclrtFree(d);
 }
 
 MG_TEST_MAIN()
