@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "mg_test.h"
+#include "mg_heap.h"
 #include "mg_acl_session.h"
 #include "acl/acl.h"
 #include "nnop.h"
@@ -282,28 +283,6 @@ MG_TEST(a_launch_over_eight_moving_dims) {
 
 /* ---- an attachment handed to an executor that is no longer live -------------------------------- */
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NNOP_TEST_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define NNOP_TEST_UNDER_SANITIZER 1
-#endif
-#endif
-#ifndef NNOP_TEST_UNDER_SANITIZER
-#define NNOP_TEST_UNDER_SANITIZER 0
-#endif
-
-/* glibc's count of the bytes malloc has handed out; -1 where it cannot be read (a sanitizer's
-   allocator, where LeakSanitizer judges leaks, or another C library). */
-static long long heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    if (NNOP_TEST_UNDER_SANITIZER) return -1;
-    struct mallinfo2 m = mallinfo2();
-    return (long long)(m.uordblks + m.hblkhd);
-#else
-    return -1;
-#endif
-}
 
 static int attachments_freed;
 static void free_counted(void *p) {
@@ -345,9 +324,9 @@ MG_TEST(attachment_to_a_stale_executor_is_freed) {
     nnop_executor_abandon(stale);
     attachments_freed = 0;
     nnop_executor_attach(stale, malloc(ATTACHMENT_BYTES), free_counted); /* warm-up: malloc's own first use */
-    const long long before = heap_in_use();
+    const long long before = mg_heap_in_use();
     for (int i = 1; i < STALE_ATTACHES; i++) nnop_executor_attach(stale, malloc(ATTACHMENT_BYTES), free_counted);
-    const long long after = heap_in_use();
+    const long long after = mg_heap_in_use();
     MG_CHECK_EQ_INT(attachments_freed, STALE_ATTACHES);
     MG_CHECK(nnop_executor_attachment(stale) == NULL);
     if (before < 0 || after < 0) {
