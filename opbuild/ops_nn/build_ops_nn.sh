@@ -72,9 +72,14 @@ configure() { # $1: the entries to build, ;-separated (the dependencies are adde
 # The operator directory of the checkout whose op_api l0 source defines l0op::$1: a file in
 # an op_api folder, not an aclnn_*.cpp, with OP_TYPE_REGISTER($1) and a definition of $1(
 l0_source() {
-  grep -rlE --include='*.cpp' "OP_TYPE_REGISTER\(\s*$1\s*\)" "$dir" 2>/dev/null |
-    grep -E '/op_api/[^/]+\.cpp$' | grep -vE '/aclnn_[^/]*\.cpp$' | grep -v '/tests/' |
-    while read -r f; do grep -qE "(^|[^A-Za-z0-9_:])$1[[:space:]]*\(" "$f" && echo "$f"; done | sort | head -n 1
+  # (the filters see the path inside the checkout: the checkout itself may lie under a tests/)
+  local f rel
+  grep -rlE --include='*.cpp' "OP_TYPE_REGISTER\(\s*$1\s*\)" "$dir" 2>/dev/null | sort |
+    while read -r f; do
+      rel=${f#"$dir"/}
+      [[ "$rel" =~ /op_api/[^/]+\.cpp$ ]] && [[ ! "$rel" =~ /aclnn_[^/]*\.cpp$ ]] && [[ ! "$rel" =~ (^|/)tests/ ]] &&
+        grep -qE "(^|[^A-Za-z0-9_:])$1[[:space:]]*\(" "$f" && echo "$f"
+    done | head -n 1
 }
 # After a failed alone-link: resolve each undefined l0op symbol of $1's log by adding the
 # directory that defines it; 0 when at least one was added (rebuild), 1 otherwise
