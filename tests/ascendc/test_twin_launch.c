@@ -124,6 +124,17 @@ MG_TEST(init_buffer_total_within_ub) {
     MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "InitBuffer: 196800 bytes requested, UB holds 196608");
 }
 
+/* A single buffer as large as the whole UB fits (196608 bytes, a multiple of 32): only a
+   request past the UB is refused, not one that fills it exactly. */
+MG_TEST(init_buffer_of_the_whole_ub_fits) {
+    uint64_t whole[] = {196608, 0};
+    int64_t offsets[2] = {-7, -7};
+    uint8_t *args[2] = {(uint8_t *)whole, (uint8_t *)offsets};
+    asc_twin_launch_args a = {&k_init, 1, args, 2, NULL, 0};
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a), 0);
+    MG_CHECK_EQ_INT(offsets[0], 0);
+}
+
 /* The default `cpu` profile models Ascend910B (docs/ascendc_twin.md); a named SoC gets its own. */
 MG_TEST(soc_profile_has_the_vector_core_facts) {
     MG_CHECK_EQ_INT(aclInit(NULL), 0);

@@ -228,6 +228,11 @@ int main()
     CHECK(mg_optiling_run(&run, msg, sizeof msg) == 1);
     CHECK(std::strstr(msg, "the tiling of SilentFailDemo returned failure") != nullptr);
     CHECK(std::strstr(msg, "bad dtype") == nullptr);
+    // ... and nothing at all follows the status: the whole message is the silent one.
+    char silent[128];
+    std::snprintf(silent, sizeof silent, "the tiling of SilentFailDemo returned failure %u",
+                  static_cast<unsigned>(ge::GRAPH_FAILED));
+    CHECK(std::strcmp(msg, silent) == 0);
     // An unregistered type is named.
     run.op_type = "NoSuchOp";
     CHECK(mg_optiling_run(&run, msg, sizeof msg) == -1 && std::strstr(msg, "NoSuchOp") != nullptr);
