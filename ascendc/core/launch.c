@@ -174,7 +174,6 @@ int64_t asc_twin_ub_init_buffer(uint64_t *pipe_used, uint64_t bytes) {
 void asc_twin_set_atomic(asc_twin_atomic_op op, asc_twin_dtype dtype) {
     twin_block *b = current_block;
     if (b == NULL || b->aborted) return;
-    static const char *const names[] = {"SetAtomicNone", "SetAtomicAdd", "SetAtomicMax", "SetAtomicMin"};
     if ((int)op < 0 || op > ASC_TWIN_ATOMIC_MIN) {
         asc_twin_report("SetAtomic", "unknown atomic operation %d", (int)op);
         return;
@@ -182,12 +181,17 @@ void asc_twin_set_atomic(asc_twin_atomic_op op, asc_twin_dtype dtype) {
     /* the types the A2/A3 vector core's atomic writes take (set_atomic_s8/s16/s32/f16/bf16/f32) */
     if (op != ASC_TWIN_ATOMIC_NONE && dtype != ASC_TWIN_F32 && dtype != ASC_TWIN_F16 && dtype != ASC_TWIN_BF16 &&
         dtype != ASC_TWIN_I8 && dtype != ASC_TWIN_I16 && dtype != ASC_TWIN_I32) {
-        asc_twin_report(names[op], "type %s is not one of float, half, bfloat16_t, int8_t, int16_t, int32_t",
+        asc_twin_report(twin_atomic_name(op), "type %s is not one of float, half, bfloat16_t, int8_t, int16_t, int32_t",
                         twin_dtype_name(dtype));
         return;
     }
     b->atomic_op = (int)op;
     b->atomic_dtype = dtype;
+}
+
+const char *twin_atomic_name(asc_twin_atomic_op op) {
+    static const char *const names[] = {"SetAtomicNone", "SetAtomicAdd", "SetAtomicMax", "SetAtomicMin"};
+    return (int)op >= 0 && op <= ASC_TWIN_ATOMIC_MIN ? names[op] : "SetAtomic";
 }
 
 asc_twin_atomic_op asc_twin_atomic(asc_twin_dtype *dtype) {

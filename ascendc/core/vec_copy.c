@@ -58,9 +58,8 @@ static int atomic_check(const char *api, asc_twin_dtype moved) {
     asc_twin_dtype at;
     asc_twin_atomic_op op = asc_twin_atomic(&at);
     if (op == ASC_TWIN_ATOMIC_NONE || at == moved) return 0;
-    static const char *const names[] = {"", "SetAtomicAdd", "SetAtomicMax", "SetAtomicMin"};
     asc_twin_report(api, "moves %s to GM while %s<%s> is set (the atomic type must be the moved one)",
-                    twin_dtype_name(moved), names[op], twin_dtype_name(at));
+                    twin_dtype_name(moved), twin_atomic_name(op), twin_dtype_name(at));
     return -1;
 }
 

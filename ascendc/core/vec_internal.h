@@ -134,6 +134,8 @@ void twin_propagate(twin_sv dst, uint32_t dst_es, const twin_sv *src0, uint32_t 
 
 /* The running block's atomic mode (asc_twin_set_atomic) and its type (launch.c). */
 asc_twin_atomic_op asc_twin_atomic(asc_twin_dtype *dtype);
+/* The AscendC call that sets `op` ("SetAtomicAdd", ...), for reports. */
+const char *twin_atomic_name(asc_twin_atomic_op op);
 
 /* ---- float kernels (vec_math.c): d[i] = f(a[i]) over float arrays ----------------- */
 void twin_f32_unary(asc_twin_unary_op op, float *d, const float *a, size_t n);
