@@ -19,7 +19,8 @@ What it does, in build-mutate/ (git-ignored):
 3. for each mutant: writes it into the copy, rebuilds, and discards it when it does not
    compile or when every rebuilt object file is byte-identical to the original build's
    (the compiler proved it equivalent, or the code is not built on this machine, e.g. NEON
-   on x86); otherwise runs the test subset (every CTest test but the soak and the package
+   on x86), and, without building, when no compilation of the build reads the file (Ninja's
+   dependency log; e.g. the ops-nn generator's source, built only at test time); otherwise runs the test subset (every CTest test but the soak and the package
    tests, those that killed most mutants of the layer first) and stops at the first test
    that fails or times out (killed); a mutant that passes them all survived. Draws continue
    until --per-layer mutants per layer were judged (or the layer's sites run out).
@@ -395,6 +396,22 @@ def object_hashes(build_dir):
     return hashes
 
 
+def compiled_inputs(build_dir):
+    """Every file the build's compilations read (sources and the headers they include), as
+    real paths, from Ninja's dependency log. A mutant in a file outside this set cannot
+    change the build's code: the file is compiled elsewhere (the ops-nn generator's targets
+    in OpsNn.cmake build opbuild/src/aclnn_gen.cpp at test time) or not on this machine."""
+    code, out, _ = run(["ninja", "-C", build_dir, "-t", "deps"])
+    inputs = set()
+    if code != 0:
+        return inputs
+    for line in out.split("\n"):
+        if line.startswith("    ") and line.strip():
+            path = line.strip()
+            inputs.add(os.path.realpath(path if os.path.isabs(path) else os.path.join(build_dir, path)))
+    return inputs
+
+
 def build(build_dir, jobs, timeout=600):
     return run(["ninja", "-C", build_dir, "-j", str(jobs)], timeout=timeout)
 
@@ -561,6 +578,9 @@ def main():
         return h
 
     baseline_objects = hashes_all()
+    compiled = set()
+    for d in build_dirs:
+        compiled |= compiled_inputs(d)
     tests = load_tests(build_dir, args.exclude)
     if pytest_test is not None:
         tests.append(pytest_test)
@@ -598,6 +618,10 @@ def main():
         kills = {tuple(k.split("|", 1)): v for k, v in json.load(open(kills_path)).items()}
 
     def judge(m):
+        if compiled and os.path.realpath(os.path.join(src_root, m["file"])) not in compiled:
+            # the tool's build never compiles the file: no test here can judge the mutant, and
+            # an object that changes for another reason must not make it count as a survivor
+            return dict(m, outcome="not built")
         path, original = apply_mutant(src_root, m)
         try:
             start = time.time()
@@ -841,7 +865,11 @@ def planted_mutant(spec, src_root):
         if 0 <= k < len(lines) and spec["old"] in lines[k]:
             col = lines[k].index(spec["old"])
             key = (spec["file"], k, col, spec["old"], spec["new"])
-            return {"layer": "planted", "file": spec["file"], "line": k + 1, "col": col, "old": spec["old"],
+            # the layer whose globs hold the file, so a planted line of the Python extension is
+            # judged by the package's pytest suite as a sampled one is, not by CTest
+            layer = next((name for name, _, globs in LAYERS
+                          if any(fnmatch.fnmatch(spec["file"], g) for g in globs)), "planted")
+            return {"layer": layer, "file": spec["file"], "line": k + 1, "col": col, "old": spec["old"],
                     "new": spec["new"], "kind": "planted", "text": lines[k].strip(),
                     "id": hashlib.sha1(repr(key).encode()).hexdigest()[:12]}
     return None
@@ -952,13 +980,13 @@ def write_report(args, results_path, per_layer, layers):
              "per-mutant timeout %d s)" % (args.per_layer, args.seed, " --by-line" if args.by_line else "",
                                           (" --layers " + args.layers) if args.layers else "", args.exclude,
                                           args.timeout), "",
-             "| layer | sites | judged | killed | of them by a timeout (twice) | survived | kill rate | survivors judged equivalent | kill rate of behaviour-changing | unfinished | discarded: no code change / compile error |",
+             "| layer | sites | judged | killed | of them by a timeout (twice) | survived | kill rate | survivors judged equivalent | kill rate of behaviour-changing | unfinished | discarded: no code change or not built / compile error |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for layer in layers:
         mine = [r for r in rows if r["layer"] == layer]
         k = sum(r["outcome"] == "killed" for r in mine)
         s = sum(r["outcome"] == "survived" for r in mine)
-        nc = sum(r["outcome"] == "no code change" for r in mine)
+        nc = sum(r["outcome"] in ("no code change", "not built") for r in mine)
         ce = sum(r["outcome"] == "compile error" for r in mine)
         kt = sum(r["outcome"] == "killed" and bool(r.get("killed_by_timeout") or "(timeout" in r.get("by", ""))
                  for r in mine)
