@@ -144,7 +144,7 @@ MG_TEST(isa_setting) {
     }
     strncat(choices, "auto", sizeof choices - strlen(choices) - 1);
     for (int i = -4; i < known_count; i++) {
-        char assign[128] = "", out[4096], line[96], warning[256] = "";
+        char assign[128] = "", out[4096], line[96], warning[640] = "";
         const char *value = i >= 0 ? known[i] : i == -1 ? "auto" : i == -2 ? "" : i == -3 ? "AVX2" : NULL;
         if (value) snprintf(assign, sizeof assign, "MISHGRAD_ISA='%s'", value);
         int named = i >= 0;
