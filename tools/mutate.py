@@ -432,6 +432,25 @@ def load_tests(build_dir, exclude, label=None):
         for kv in props.get("ENVIRONMENT", []) or []:
             k, _, v = kv.partition("=")
             env[k] = v
+        # ENVIRONMENT_MODIFICATION too (the tests' log folder, ASCEND_PROCESS_LOG_PATH, is set
+        # this way): without it a test reads the log of whatever root the caller's environment
+        # names and fails unmutated, leaving the mutants it would have judged to other tests
+        for kv in props.get("ENVIRONMENT_MODIFICATION", []) or []:
+            k, _, rest = kv.partition("=")
+            op, _, v = rest.partition(":")
+            if op == "set":
+                env[k] = v
+            elif op in ("unset", "reset"):
+                env.pop(k, None)
+                if op == "reset" and k in os.environ:
+                    env[k] = os.environ[k]
+            elif op == "string_append":
+                env[k] = env.get(k, "") + v
+            elif op == "string_prepend":
+                env[k] = v + env.get(k, "")
+            elif op in ("path_list_append", "path_list_prepend"):
+                parts = [x for x in env.get(k, "").split(os.pathsep) if x]
+                env[k] = os.pathsep.join(parts + [v] if op == "path_list_append" else [v] + parts)
         tests.append({"name": t["name"], "command": t["command"], "env": env,
                       "cwd": props.get("WORKING_DIRECTORY", build_dir),
                       "skip_code": props.get("SKIP_RETURN_CODE"), "will_fail": props.get("WILL_FAIL", False)})
