@@ -524,6 +524,23 @@ def test_more_than_64_dimensions_or_a_stride_per_dimension_missing(fake):
     assert e.value.status == 161002
 
 
+def test_an_unhashable_dtype_propagates_the_lookup_s_error(fake):
+    """The dtype table lookup fails (an unhashable dtype): that TypeError reaches the caller
+    as it is, and nothing runs."""
+    x = FakeTensor(data(4), dtype=["not", "hashable"])
+    out = FakeTensor(np.zeros(4, np.float32))
+    before = refs_of(x, out)
+    with pytest.raises(TypeError, match="unhashable type: 'list'"):
+        mishgrad.mish_backward(FakeTensor(data(4)), x, out=out)
+    assert out.a.tolist() == [0.0] * 4 and fake.bumped == []
+    assert "element_size" not in x.asked and "shape" not in x.asked
+    assert refs_of(x, out) == before
+
+
+def refs_of(*objs):
+    return [sys.getrefcount(o) for o in objs]
+
+
 def test_a_dtype_not_in_the_table_is_the_library_s_refusal(fake):
     """A dtype the package has no CANN name for goes as DT_UNDEFINED with its element size:
     the library refuses it (161002); the element size must be an integer."""
