@@ -539,6 +539,26 @@ def test_a_runtime_the_caller_initialized_first_is_used():
     check_backward(np.array(report["y"], np.float32), np.ones(9, np.float32), x, "float32")
 
 
+def test_zero_copy_as_a_program_s_first_call_knows_the_route():
+    """zero_copy() before any operator call starts the runtime and decides the route: it
+    answers what it answers after a call (and False when the staging route is forced)."""
+    first = run_child("""
+        import json
+        import numpy as np
+        import mishgrad
+        first = mishgrad.zero_copy()
+        mishgrad.mish_backward(np.ones(4, np.float32), np.ones(4, np.float32))
+        print(json.dumps({"first": first, "after_a_call": mishgrad.zero_copy()}))
+    """)
+    assert first["first"] == first["after_a_call"]
+    forced = run_child("""
+        import json
+        import mishgrad
+        print(json.dumps({"first": mishgrad.zero_copy()}))
+    """, {"MISHGRAD_PY_ROUTE": "staging"})
+    assert forced == {"first": False}
+
+
 def test_after_shutdown_every_call_says_the_runtime_was_finalized():
     report = run_child("""
         import json

@@ -43,11 +43,15 @@ class FakeStorage:
     def data_ptr(self):
         if self.fail == "storage.data_ptr":
             raise RuntimeError("storage data_ptr failed")
+        if self.fail == "storage.negative":
+            return -4096
         return self.root.__array_interface__["data"][0]
 
     def nbytes(self):
         if self.fail == "storage.nbytes":
             raise RuntimeError("storage nbytes failed")
+        if self.fail == "storage.nbytes_type":
+            return "many"
         return self.root.nbytes
 
 
@@ -501,6 +505,17 @@ def test_a_negative_data_ptr_is_an_overflow(fake):
     x = FakeTensor(data(4), ptr=-8)
     with pytest.raises(OverflowError):
         mishgrad.mish_backward(FakeTensor(data(4)), x)
+
+
+@pytest.mark.parametrize("what, error", [("storage.negative", OverflowError), ("storage.nbytes_type", TypeError)])
+def test_a_storage_that_answers_no_address_or_size(fake, what, error):
+    x = FakeTensor(data(4), fail=what)
+    out = FakeTensor(np.zeros(4, np.float32))
+    before = [sys.getrefcount(o) for o in (x, out)]
+    with pytest.raises(error):
+        mishgrad.mish_backward(FakeTensor(data(4)), x, out=out)
+    assert out.a.tolist() == [0.0] * 4 and fake.bumped == []
+    assert [sys.getrefcount(o) for o in (x, out)] == before
 
 
 def test_shapes_and_strides_that_are_not_integers(fake):
