@@ -624,6 +624,65 @@ def test_no_reference_kept_or_lost(fake):
         assert -250 < sys.getrefcount(o) - b < 200, (o, b, sys.getrefcount(o))
 
 
+def test_the_tensor_s_answers_are_let_go(fake):
+    """What the extension asks a tensor for (its shape and strides tuples, its storage, the
+    flags) is released after each call: the same objects handed out again and again keep
+    their reference counts, and the heap does not grow over many calls."""
+    import tracemalloc
+
+    class Keeping(FakeTensor):
+        """Hands out the same answer objects each time, so their counts can be read."""
+
+        def __init__(self, a, **kw):
+            super().__init__(a, **kw)
+            self.kept_shape = tuple(a.shape)
+            self.kept_stride = tuple(st // a.itemsize for st in a.strides)
+            self.kept_storage = FakeStorage(self.root)
+
+        def _maybe_fail(self, what):
+            pass  # no record of the questions: that list would grow
+
+        @property
+        def shape(self):
+            return self.kept_shape
+
+        def stride(self):
+            return self.kept_stride
+
+        def untyped_storage(self):
+            return self.kept_storage
+
+    fake.grad = True
+    g, x = Keeping(data(8, -1, 1)), Keeping(data(8))
+    out = Keeping(np.zeros(8, np.float32))
+    answers = [g.kept_shape, g.kept_stride, g.kept_storage, x.kept_shape, x.kept_stride, out.kept_shape,
+               out.kept_storage]
+
+    def calls(n):
+        for _ in range(n):
+            mishgrad.mish_backward(g, x, out=out)
+            mishgrad.mish_backward(g, x)
+            try:
+                mishgrad.mish_backward(g, x, out=FakeTensor(np.zeros(8, np.float64)))
+            except mishgrad.AclnnError:
+                pass
+        fake.bumped.clear()
+    calls(5)
+    gc.collect()
+    before = [sys.getrefcount(o) for o in answers]
+    tracemalloc.start()
+    try:
+        heap = tracemalloc.get_traced_memory()[0]
+        calls(300)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - heap
+    finally:
+        tracemalloc.stop()
+    assert [sys.getrefcount(o) for o in answers] == before
+    # 900 calls: one small object kept per call would be 40 KB or more
+    assert grown < 20_000, "%d bytes kept over 900 calls" % grown
+
+
 def test_hooked_calls_keep_no_reference(fake):
     fake.grad = 2
     g, x = FakeTensor(data(4)), FakeTensor(data(4))
