@@ -240,7 +240,7 @@ static int call_prepare(call *c) {
     int status = mg_mem_acquire(c->spans, c->count, c->out.message, sizeof c->out.message);
     if (status != 0) {
         c->out.status = status;
-        c->out.api = "aclrtHostRegister";
+        c->out.api = mg_mem_zero_copy() ? "aclrtHostRegister" : "aclrtMalloc"; /* the route's API */
         return status;
     }
     for (int i = 0; i < c->count; i++) {
