@@ -1,0 +1,389 @@
+/*
+ * tests/reliability/test_edges_runtime.c: runtime paths a coverage run of every CTest test
+ * showed never taken (issue 25, round 3 of the mutation sample), each with its exact status
+ * and whole message, written out from the code's documented behaviour (docs/runtime.md,
+ * acl_rt.h's comments, CANN's contract):
+ *
+ *   - aclrtGetDeviceCount with no count, aclopSetAttrListListInt's refusals;
+ *   - the deprecated aclrtQueryEvent: an event never recorded is complete (CANN's
+ *     EventQuery), a record behind running work is not ready, an Ex event is refused;
+ *   - aclrtEventElapsedTime with a good start and no end: refused, the start still
+ *     destroyable (the pin taken on it is dropped);
+ *   - the cross-stream race message when one side is a default stream (no handle to name);
+ *   - the subscribed-thread limit (1024 distinct threads, the 1025th refused);
+ *   - where the log goes without ASCEND_PROCESS_LOG_PATH: $ASCEND_WORK_PATH/log, else
+ *     $HOME/ascend/log, else (and when the directory cannot be made) stderr.
+ *
+ * One CTest test per case (each its own process: the log cases end the runtime).
+ */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "acl/acl_op.h"
+#include "mg_test.h"
+#include "mg_log_file.h"
+#include "mgrt.h"
+
+static char got[2048];
+static const char *take(void) {
+    const char *m = aclGetRecentErrMsg();
+    snprintf(got, sizeof got, "%s", m ? m : "(null)");
+    return got;
+}
+
+#define CHECK_MESSAGE(want)                                                                  \
+    do {                                                                                     \
+        const char *m_ = take();                                                             \
+        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
+        else MG_CHECK(1);                                                                    \
+    } while (0)
+
+static void pause_us(long us) {
+    struct timespec t = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&t, NULL);
+}
+
+static void up(void) {
+    static int started;
+    if (!started) {
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        started = 1;
+    }
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    (void)aclGetRecentErrMsg();
+}
+
+/* A task that holds its stream until the test opens the gate. */
+static atomic_int gate_open, task_started;
+static int32_t blocking_task(void *task) {
+    (void)task;
+    atomic_store(&task_started, 1);
+    while (!atomic_load(&gate_open)) pause_us(200);
+    return 0;
+}
+static void no_release(void *task) { (void)task; }
+
+static void start_blocking(aclrtStream stream, const mgrt_access *a, size_t n) {
+    atomic_store(&gate_open, 0);
+    atomic_store(&task_started, 0);
+    /* a cost far above the wake threshold: the worker runs it now */
+    MG_CHECK_EQ_INT(mgrt_stream_submit_access("test", stream, blocking_task, no_release, NULL, (uint64_t)1 << 40, a, n),
+                    0);
+    for (int i = 0; i < 5000 && !atomic_load(&task_started); i++) pause_us(1000);
+    MG_CHECK(atomic_load(&task_started));
+}
+
+/* ---- small refusals --------------------------------------------------------------------- */
+
+MG_TEST(device_count) {
+    up();
+    MG_CHECK_EQ_INT(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclrtGetDeviceCount: count is NULL");
+    uint32_t count = 7;
+    MG_CHECK_EQ_INT(aclrtGetDeviceCount(&count), 0);
+    MG_CHECK_EQ_INT(count, 1);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+}
+
+MG_TEST(attr_list_list_int_refusals) {
+    up();
+    aclopAttr *attr = aclopCreateAttr();
+    MG_CHECK(attr != NULL);
+    const int64_t row0[2] = {1, 2}, row1[1] = {3};
+    const int64_t *rows[2] = {row0, row1};
+    const int counts[2] = {2, 1}, negative[2] = {2, -1}, zero_second[2] = {2, 0};
+    MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 2, counts, NULL), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclopSetAttrListListInt: values is NULL while numLists is 2");
+    MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 2, negative, rows), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclopSetAttrListListInt: numValues[1] = -1 is negative");
+    /* no lists: values may be NULL; an empty list may have a NULL row */
+    MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 0, counts, NULL), 0);
+    const int64_t *rows_null_second[2] = {row0, NULL};
+    MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 2, zero_second, rows_null_second), 0);
+    MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 2, counts, rows), 0);
+    MG_CHECK(aclGetRecentErrMsg() == NULL);
+    aclopDestroyAttr(attr);
+}
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+/* The deprecated call is the one under test. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static aclError query_event(aclrtEvent ev, aclrtEventStatus *st) { return aclrtQueryEvent(ev, st); }
+#pragma GCC diagnostic pop
+
+MG_TEST(query_event_deprecated) {
+    up();
+    aclrtEvent ev = NULL, ex = NULL;
+    aclrtStream s = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), 0);
+    MG_CHECK_EQ_INT(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC), 0);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
+    /* never recorded: nothing is pending, so complete (CANN's EventQuery) */
+    MG_CHECK_EQ_INT(query_event(ev, &st), 0);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(query_event(ev, NULL), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclrtQueryEvent: status is NULL");
+    char want[256];
+    st = ACL_EVENT_STATUS_RESERVED;
+    MG_CHECK_EQ_INT(query_event(ex, &st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    snprintf(want, sizeof want,
+             "aclrtQueryEvent: event %p comes from aclrtCreateEventExWithFlag, which this query does not support", ex);
+    CHECK_MESSAGE(want);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_STATUS_RESERVED); /* untouched */
+    /* a record behind a running task: not ready until the task ends */
+    start_blocking(s, NULL, 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s), 0);
+    MG_CHECK_EQ_INT(query_event(ev, &st), 0);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_STATUS_NOT_READY);
+    atomic_store(&gate_open, 1);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
+    MG_CHECK_EQ_INT(query_event(ev, &st), 0);
+    MG_CHECK_EQ_INT(st, ACL_EVENT_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ex), 0);
+}
+
+MG_TEST(elapsed_time_without_an_end) {
+    up();
+    aclrtEvent start = NULL, stale = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&start), 0);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&stale), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(stale), 0);
+    float ms = -1.0f;
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, NULL), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclrtEventElapsedTime: event is NULL");
+    MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, stale), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(take(), "aclrtEventElapsedTime: event");
+    MG_CHECK(ms == -1.0f);
+    /* The refused calls dropped the pin they took on the start event: its destroy frees it
+       now (an extra pin would defer the free for ever: a leak LeakSanitizer reports), and the
+       registry then calls it stale. */
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(start), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(start), ACL_ERROR_INVALID_PARAM);
+    MG_CHECK_STR_CONTAINS(take(), "is stale");
+}
+
+/* ---- the race message with a default stream on either side -------------------------------- */
+
+MG_TEST(race_message_names_default_streams) {
+    up();
+    aclrtStream b = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), 0);
+    unsigned char *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    char want[1024];
+    /* running work on the default stream writes [dev + 256, +256); b's memset meets it */
+    mgrt_access w = {.ptr = dev + 256, .bytes = 256, .write = 1};
+    start_blocking(NULL, &w, 1);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev + 500, 100, 0, 100, b), ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(want, sizeof want,
+             "aclrtMemsetAsync: cross-stream race: work queued on stream %p writes [%p, +100 bytes), which "
+             "unfinished work on a default stream writes [%p, +256 bytes), and no event orders the two; record an "
+             "event on a default stream and call aclrtStreamWaitEvent on stream %p first (or synchronize a default "
+             "stream)",
+             b, (void *)(dev + 500), (void *)(dev + 256), b);
+    CHECK_MESSAGE(want);
+    atomic_store(&gate_open, 1);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
+    /* and the other way round: running work on b reads [dev, +64); the default stream writes */
+    mgrt_access r = {.ptr = dev, .bytes = 64, .write = 0};
+    start_blocking(b, &r, 1);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev + 60, 8, 0, 8, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    snprintf(want, sizeof want,
+             "aclrtMemsetAsync: cross-stream race: work queued on the default stream writes [%p, +8 bytes), which "
+             "unfinished work on stream %p reads [%p, +64 bytes), and no event orders the two; record an event on "
+             "stream %p and call aclrtStreamWaitEvent on the default stream first (or synchronize stream %p)",
+             (void *)(dev + 60), b, (void *)dev, b, b);
+    CHECK_MESSAGE(want);
+    /* reading what it reads is no race */
+    unsigned char host[8];
+    MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 8, dev + 8, 8, ACL_MEMCPY_DEVICE_TO_HOST, NULL), 0);
+    atomic_store(&gate_open, 1);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), 0);
+    MG_CHECK_EQ_INT(aclrtFree(dev), 0);
+}
+
+/* ---- the subscribed-thread limit ----------------------------------------------------------- */
+
+/* 1024 distinct threads may be subscribed at once (CANN's limit); the 1025th distinct one is
+   refused with 107012, a thread already subscribed may take another stream, and after one
+   thread unsubscribes a new one fits. Thread ids are plain numbers to the runtime. */
+MG_TEST(subscribed_thread_limit) {
+    up();
+    enum { LIMIT = 1024 };
+    static aclrtStream streams[LIMIT + 2];
+    for (int i = 0; i < LIMIT + 2; i++) MG_CHECK_EQ_INT(aclrtCreateStream(&streams[i]), 0);
+    const uint64_t base = 0x5000000;
+    int refused = 0;
+    for (int i = 0; i < LIMIT; i++)
+        if (aclrtSubscribeReport(base + (uint64_t)i, streams[i]) != 0) refused++;
+    MG_CHECK_EQ_INT(refused, 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(base + LIMIT, streams[LIMIT]), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    CHECK_MESSAGE("aclrtSubscribeReport: 1024 threads are subscribed already (the limit)");
+    /* a subscribed thread takes a second stream: no new thread */
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(base + 3, streams[LIMIT]), 0);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(base + 3, streams[LIMIT]), 0);
+    /* one thread gone: a new one fits, and then the table is full again */
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(base + 7, streams[7]), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(base + LIMIT, streams[LIMIT]), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport(base + LIMIT + 1, streams[LIMIT + 1]), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    for (int i = 0; i < LIMIT; i++)
+        if (i != 7) MG_CHECK_EQ_INT(aclrtUnSubscribeReport(base + (uint64_t)i, streams[i]), 0);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport(base + LIMIT, streams[LIMIT]), 0);
+    for (int i = 0; i < LIMIT + 2; i++) MG_CHECK_EQ_INT(aclrtDestroyStream(streams[i]), 0);
+}
+
+/* ---- where the log goes ------------------------------------------------------------------- */
+
+static char scratch[256];
+static void make_scratch(void) {
+    snprintf(scratch, sizeof scratch, "%s/mg_edges_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    MG_CHECK(mkdtemp(scratch) != NULL);
+}
+
+/* One session whose error line is logged: returns the log file's text under `root`
+   (malloc'd, "" when there is none). */
+static char *log_one_error(const char *root, const char *marker) {
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "3", 1);
+    (void)aclFinalize();
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    MG_CHECK_EQ_INT(aclrtFree((void *)marker), ACL_ERROR_INVALID_PARAM); /* not a device block: an error line */
+    MG_CHECK_EQ_INT(aclFinalize(), 0);
+    char pattern[512];
+    snprintf(pattern, sizeof pattern, "%s/debug/plog/plog-%ld_*.log", root, (long)getpid());
+    glob_t found;
+    char *text = calloc(1, 1);
+    if (glob(pattern, 0, NULL, &found) == 0) {
+        FILE *f = fopen(found.gl_pathv[0], "r");
+        if (f != NULL) {
+            fseek(f, 0, SEEK_END);
+            long n = ftell(f);
+            fseek(f, 0, SEEK_SET);
+            free(text);
+            text = calloc((size_t)n + 1, 1);
+            if (fread(text, 1, (size_t)n, f) != (size_t)n) text[0] = '\0';
+            fclose(f);
+        }
+        globfree(&found);
+    }
+    return text;
+}
+
+/* stderr into a file while `fn` runs; returns what was written (malloc'd). */
+static char *stderr_of(char *(*fn)(const char *, const char *), const char *root, const char *marker, char **log) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/stderr.txt", scratch);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    MG_CHECK(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    *log = fn(root, marker);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(path, "r");
+    char *text = calloc(65536, 1);
+    if (f != NULL) {
+        size_t n = fread(text, 1, 65535, f);
+        text[n] = '\0';
+        fclose(f);
+    }
+    return text;
+}
+
+MG_TEST(log_root_work_path) {
+    make_scratch();
+    char root[300];
+    unsetenv("ASCEND_PROCESS_LOG_PATH");
+    setenv("ASCEND_WORK_PATH", scratch, 1);
+    snprintf(root, sizeof root, "%s/log", scratch);
+    char *log = NULL;
+    char *err = stderr_of(log_one_error, root, "work", &log);
+    MG_CHECK_STR_CONTAINS(log, "aclrtFree");
+    MG_CHECK(strstr(err, "aclrtFree") == NULL); /* in the file, not on stderr */
+    free(log);
+    free(err);
+}
+
+MG_TEST(log_root_home) {
+    make_scratch();
+    char root[300];
+    unsetenv("ASCEND_PROCESS_LOG_PATH");
+    setenv("ASCEND_WORK_PATH", "", 1); /* empty: as if unset */
+    setenv("HOME", scratch, 1);
+    snprintf(root, sizeof root, "%s/ascend/log", scratch);
+    char *log = NULL;
+    char *err = stderr_of(log_one_error, root, "home", &log);
+    MG_CHECK_STR_CONTAINS(log, "aclrtFree");
+    MG_CHECK(strstr(err, "aclrtFree") == NULL);
+    /* nothing under the work path's or the process path's layout */
+    char other[400];
+    struct stat st;
+    snprintf(other, sizeof other, "%s/log", scratch);
+    MG_CHECK(stat(other, &st) != 0);
+    free(log);
+    free(err);
+}
+
+MG_TEST(log_root_none_is_stderr) {
+    make_scratch();
+    unsetenv("ASCEND_PROCESS_LOG_PATH");
+    unsetenv("ASCEND_WORK_PATH");
+    unsetenv("HOME");
+    char *log = NULL;
+    char *err = stderr_of(log_one_error, "/nonexistent-root", "none", &log);
+    MG_CHECK_STR_CONTAINS(err, "[ERROR] ");
+    MG_CHECK_STR_CONTAINS(err, "aclrtFree");
+    MG_CHECK_EQ_INT((int)strlen(log), 0);
+    free(log);
+    free(err);
+}
+
+/* A log root that cannot be made (a regular file in its path): the lines go to stderr, and
+   a later session whose root can be made logs to its file again. */
+MG_TEST(log_root_unusable_is_stderr) {
+    make_scratch();
+    char file[300], root[400];
+    snprintf(file, sizeof file, "%s/plain", scratch);
+    FILE *f = fopen(file, "w");
+    MG_CHECK(f != NULL);
+    if (f) fclose(f);
+    snprintf(root, sizeof root, "%s/under", file);
+    setenv("ASCEND_PROCESS_LOG_PATH", root, 1);
+    char *log = NULL;
+    char *err = stderr_of(log_one_error, root, "unusable", &log);
+    MG_CHECK_STR_CONTAINS(err, "aclrtFree");
+    MG_CHECK_EQ_INT((int)strlen(log), 0);
+    free(log);
+    free(err);
+    /* the next aclInit tries again: a root that can be made gets the file back */
+    snprintf(root, sizeof root, "%s/good", scratch);
+    setenv("ASCEND_PROCESS_LOG_PATH", root, 1);
+    err = stderr_of(log_one_error, root, "good", &log);
+    MG_CHECK_STR_CONTAINS(log, "aclrtFree");
+    MG_CHECK(strstr(err, "aclrtFree") == NULL);
+    free(log);
+    free(err);
+}
+
+MG_TEST_MAIN()
