@@ -386,4 +386,109 @@ MG_TEST(log_root_unusable_is_stderr) {
     free(err);
 }
 
+/* ---- the configuration file's JSON check: reason and byte, exactly ------------------------ */
+
+typedef struct json_case {
+    const char *text;
+    size_t length;      /* 0: strlen(text) */
+    const char *why;    /* NULL: valid */
+    size_t at;          /* the byte named */
+} json_case;
+
+MG_TEST(config_json_reasons_and_offsets) {
+    (void)aclFinalize();
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+    make_scratch();
+    char path[300];
+    snprintf(path, sizeof path, "%s/acl.json", scratch);
+    static const json_case cases[] = {
+        /* hex digits of either case, and where four are not there */
+        {"\"\\u00FF\\uABCD\\uabcd\\u0aF9\"", 0, NULL, 0},
+        {"\"\\u00G0\"", 0, "\\u not followed by four hex digits", 3},
+        {"\"\\u12\"", 0, "\\u not followed by four hex digits", 3},
+        {"\"\\u123", 0, "\\u not followed by four hex digits", 3},
+        /* surrogates: a high half needs "\u" and a low half right after it */
+        {"\"\\uD83D\\uDE00\"", 0, NULL, 0},
+        {"\"\\ud800x\"", 0, "an unpaired UTF-16 surrogate escape", 7},
+        {"\"\\ud800\\u0041\"", 0, "an unpaired UTF-16 surrogate escape", 13},
+        {"\"\\udbff\\ue000\"", 0, "an unpaired UTF-16 surrogate escape", 13},
+        {"\"\\udbff\\udfff\"", 0, NULL, 0},
+        {"\"\\ud800\\", 0, "an unpaired UTF-16 surrogate escape", 7},
+        {"\"\\udfff\"", 0, "an unpaired UTF-16 surrogate escape", 7},
+        {"\"\\ud7ff\\ue000\"", 0, NULL, 0},
+        /* UTF-8 */
+        {"\"\xe2\x82", 0, "a UTF-8 sequence cut short by the end of the file", 1},
+        {"\"\xc3", 0, "a UTF-8 sequence cut short by the end of the file", 1},
+        {"\"\xc3\x28\"", 0, "a byte that is not UTF-8 in a string", 1},
+        {"\"a\xf4\x90\x80\x80\"", 0, "a byte that is not UTF-8 in a string", 2},
+        {"\"\xf4\x8f\xbf\xbf\"", 0, NULL, 0},
+        {"\"\xf5\x80\x80\x80\"", 0, "a byte that is not UTF-8 in a string", 1},
+        {"\"\xc1\xbf\"", 0, "a byte that is not UTF-8 in a string", 1},
+        {"\"\xc2\x80\xdf\xbf\xe0\xa0\x80\xef\xbf\xbf\xf0\x90\x80\x80\"", 0, NULL, 0},
+        {"\"\xe0\x9f\xbf\"", 0, "a byte that is not UTF-8 in a string", 1},
+        {"\"\xf0\x8f\xbf\xbf\"", 0, "a byte that is not UTF-8 in a string", 1},
+        {"\"\xed\x9f\xbf\xee\x80\x80\"", 0, NULL, 0},
+        /* escapes */
+        {"\"\\", 0, "a string not closed before the end of the file", 2},
+        {"\"\\\0\"", 4, "an escape that JSON does not have", 3},
+        {"\"\x1f\"", 0, "a control character inside a string (write it as an escape)", 1},
+        {"\" \x7f\"", 0, NULL, 0},
+        /* a byte-order mark only when whole */
+        {"\xef\xbb{}", 0, "an unexpected character (not the start of a JSON value)", 0},
+        {"\xef\xbb\xbf", 0, "the text ends where a value is expected", 3},
+        /* literals and numbers */
+        {"nul", 0, "an unexpected character (not the start of a JSON value)", 0},
+        {"[true,fals]", 0, "an unexpected character (not the start of a JSON value)", 6},
+        {"falsey", 0, "more text after the JSON value", 5},
+        {"-01", 0, "more text after the JSON value", 2},
+        {"-a", 0, "a number without digits", 1},
+        {"1E+5", 0, NULL, 0},
+        {"1e-", 0, "a number with no digit in its exponent", 3},
+        {"2.5E", 0, "a number with no digit in its exponent", 4},
+        {"0.x", 0, "a number with no digit after its decimal point", 2},
+        {"-9.75e-2", 0, NULL, 0},
+        /* containers */
+        {"[ ]", 0, NULL, 0},
+        {"{ }", 0, NULL, 0},
+        {"{\"a\":1 \"b\":2}", 0, "an object member not followed by ',' or '}'", 7},
+        {"[1 , 2 ,3 ]", 0, NULL, 0},
+        {"{\"a\" : [ ] , \"b\" : { } }", 0, NULL, 0},
+        {"[[1],[2]]]", 0, "more text after the JSON value", 9},
+        {"{\"a\"", 0, "a member name not followed by ':'", 4},
+        {"[1", 0, "an array element not followed by ',' or ']'", 2},
+        {"\t\r\n[1]\r\n\t ", 0, NULL, 0},
+    };
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const json_case *c = &cases[i];
+        const size_t length = c->length ? c->length : strlen(c->text);
+        FILE *f = fopen(path, "wb");
+        MG_CHECK(f != NULL);
+        if (f == NULL) return;
+        fwrite(c->text, 1, length, f);
+        fclose(f);
+        const aclError st = aclInit(path);
+        if (c->why == NULL) {
+            if (st != ACL_SUCCESS) {
+                wrong++;
+                MG_FAIL("case %zu: refused (%d): %s", i, (int)st, take());
+            } else {
+                MG_CHECK_EQ_INT(aclFinalize(), 0);
+            }
+            continue;
+        }
+        char want[600];
+        snprintf(want, sizeof want, "aclInit: configPath \"%s\" is not valid JSON: %s at byte %zu", path, c->why,
+                 c->at);
+        const char *m = take();
+        if (st != ACL_ERROR_PARSE_FILE || strcmp(m, want) != 0) {
+            wrong++;
+            MG_FAIL("case %zu: %d \"%s\", expected %d \"%s\"", i, (int)st, m, ACL_ERROR_PARSE_FILE, want);
+            if (st == ACL_SUCCESS) (void)aclFinalize();
+        }
+    }
+    MG_CHECK_EQ_INT(wrong, 0);
+    unlink(path);
+}
+
 MG_TEST_MAIN()
