@@ -122,6 +122,7 @@ MG_TEST(attr_list_list_int_refusals) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static aclError query_event(aclrtEvent ev, aclrtEventStatus *st) { return aclrtQueryEvent(ev, st); }
+static aclError get_version(int32_t *a, int32_t *b, int32_t *c) { return aclrtGetVersion(a, b, c); }
 #pragma GCC diagnostic pop
 
 MG_TEST(query_event_deprecated) {
@@ -489,6 +490,216 @@ MG_TEST(config_json_reasons_and_offsets) {
     }
     MG_CHECK_EQ_INT(wrong, 0);
     unlink(path);
+}
+
+/* ---- every call before aclInit, and on a thread with no context ---------------------------- */
+
+static void callback_nothing(void *user) { (void)user; }
+static void count_call(void *user) { atomic_fetch_add((atomic_int *)user, 1); }
+
+/* Calls runtime API number `i` (NULL name past the last) with arguments that would be
+   accepted in a session; `out` is a sentinel-filled buffer the call must not write when it
+   refuses. */
+static const char *call_api(int i, aclError *st, unsigned char *out) {
+    void **pp = (void **)(void *)out;
+    static unsigned char host[64];
+    switch (i) {
+    case 0: *st = aclrtSetDevice(0); return "aclrtSetDevice";
+    case 1: *st = aclrtResetDevice(0); return "aclrtResetDevice";
+    case 2: *st = aclrtResetDeviceForce(0); return "aclrtResetDeviceForce";
+    case 3: *st = aclrtGetDevice((int32_t *)(void *)out); return "aclrtGetDevice";
+    case 4: *st = aclrtGetDeviceCount((uint32_t *)(void *)out); return "aclrtGetDeviceCount";
+    case 5: *st = aclrtSynchronizeDevice(); return "aclrtSynchronizeDevice";
+    case 6: *st = aclrtSynchronizeDeviceWithTimeout(10); return "aclrtSynchronizeDeviceWithTimeout";
+    case 7: *st = aclrtCreateContext(pp, 0); return "aclrtCreateContext";
+    case 8: *st = aclrtGetCurrentContext(pp); return "aclrtGetCurrentContext";
+    case 9: *st = aclrtCreateEvent(pp); return "aclrtCreateEvent";
+    case 10: *st = aclrtCreateEventWithFlag(pp, ACL_EVENT_SYNC); return "aclrtCreateEventWithFlag";
+    case 11: *st = aclrtCreateEventExWithFlag(pp, ACL_EVENT_SYNC); return "aclrtCreateEventExWithFlag";
+    case 12: *st = aclrtMalloc(pp, 64, ACL_MEM_MALLOC_HUGE_FIRST); return "aclrtMalloc";
+    case 13: *st = aclrtMallocAlign32(pp, 64, ACL_MEM_MALLOC_HUGE_FIRST); return "aclrtMallocAlign32";
+    case 14: *st = aclrtMallocCached(pp, 64, ACL_MEM_MALLOC_HUGE_FIRST); return "aclrtMallocCached";
+    case 15: *st = aclrtMallocHost(pp, 64); return "aclrtMallocHost";
+    case 16: *st = aclrtMemcpy(host, 32, host + 32, 32, ACL_MEMCPY_HOST_TO_HOST); return "aclrtMemcpy";
+    case 17: *st = aclrtMemset(host, 64, 0, 64); return "aclrtMemset";
+    case 18: *st = aclrtGetMemInfo(ACL_DDR_MEM, (size_t *)(void *)out, (size_t *)(void *)(out + 8));
+        return "aclrtGetMemInfo";
+    case 19: *st = aclrtCreateStream(pp); return "aclrtCreateStream";
+    case 20: *st = aclrtCreateStreamWithConfig(pp, 0, 0); return "aclrtCreateStreamWithConfig";
+    case 21: *st = aclrtSynchronizeStream(NULL); return "aclrtSynchronizeStream";
+    case 22: *st = aclrtSynchronizeStreamWithTimeout(NULL, 10); return "aclrtSynchronizeStreamWithTimeout";
+    case 23: *st = aclrtStreamQuery(NULL, (aclrtStreamStatus *)(void *)out); return "aclrtStreamQuery";
+    case 24: *st = aclrtMemcpyAsync(host, 32, host + 32, 32, ACL_MEMCPY_HOST_TO_HOST, NULL); return "aclrtMemcpyAsync";
+    case 25: *st = aclrtMemsetAsync(host, 64, 0, 64, NULL); return "aclrtMemsetAsync";
+    case 26: *st = aclrtLaunchCallback(callback_nothing, NULL, ACL_CALLBACK_NO_BLOCK, NULL);
+        return "aclrtLaunchCallback";
+    case 27: *st = aclrtProcessReport(10); return "aclrtProcessReport";
+    case 28: *st = aclrtHostRegister(host, 64, ACL_HOST_REGISTER_MAPPED, pp); return "aclrtHostRegister";
+    default: return NULL;
+    }
+}
+
+static int sentinel_intact(const unsigned char *out) {
+    for (int k = 0; k < 32; k++)
+        if (out[k] != 0xC5) return 0;
+    return 1;
+}
+
+MG_TEST(every_call_before_init) {
+    int wrong = 0, n = 0;
+    for (int i = 0;; i++) {
+        unsigned char out[32];
+        memset(out, 0xC5, sizeof out);
+        aclError st = -1;
+        const char *api = call_api(i, &st, out);
+        if (api == NULL) break;
+        n++;
+        char want[200];
+        snprintf(want, sizeof want, "%s: aclInit has not been called", api);
+        const char *m = take();
+        if (st != ACL_ERROR_UNINITIALIZE || strcmp(m, want) != 0 || !sentinel_intact(out)) {
+            if (wrong++ < 10)
+                MG_FAIL("%s before aclInit: %d \"%s\" (out %s), expected %d \"%s\"", api, (int)st, m,
+                        sentinel_intact(out) ? "untouched" : "WRITTEN", ACL_ERROR_UNINITIALIZE, want);
+        }
+    }
+    MG_CHECK_EQ_INT(n, 29);
+    MG_CHECK_EQ_INT(wrong, 0);
+}
+
+/* A thread with no current context: the calls that need one refuse with 107002 and say how
+   to get one; the others work. */
+static void *no_context_thread(void *arg) {
+    int *wrong = arg;
+    /* aclrtCreateContext (7) makes the thread's context: it works here, and comes last */
+    static const int needs_context[] = {3, 5, 6, 8, 9, 10, 11, 12, 13, 14, 19, 20, 21, 22, 23, 24, 25, 26};
+    for (size_t k = 0; k < sizeof needs_context / sizeof needs_context[0]; k++) {
+        unsigned char out[32];
+        memset(out, 0xC5, sizeof out);
+        aclError st = -1;
+        const char *api = call_api(needs_context[k], &st, out);
+        char want[300];
+        snprintf(want, sizeof want,
+                 "%s: the calling thread has no current context; call aclrtSetDevice(0) or aclrtSetCurrentContext "
+                 "on this thread first",
+                 api);
+        const char *m = take();
+        if (st != ACL_ERROR_RT_CONTEXT_NULL || strcmp(m, want) != 0 || !sentinel_intact(out)) {
+            if ((*wrong)++ < 10)
+                MG_FAIL("%s without a context: %d \"%s\" (out %s), expected %d \"%s\"", api, (int)st, m,
+                        sentinel_intact(out) ? "untouched" : "WRITTEN", ACL_ERROR_RT_CONTEXT_NULL, want);
+        }
+    }
+    uint32_t count = 0;
+    if (aclrtGetDeviceCount(&count) != 0 || count != 1) (*wrong)++;
+    aclrtContext made = NULL, current = NULL;
+    if (aclrtCreateContext(&made, 0) != 0 || aclrtGetCurrentContext(&current) != 0 || current != made) (*wrong)++;
+    if (aclrtDestroyContext(made) != 0) (*wrong)++;
+    return NULL;
+}
+
+MG_TEST(every_call_without_a_context) {
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    int wrong = 0;
+    pthread_t t;
+    MG_CHECK_EQ_INT(pthread_create(&t, NULL, no_context_thread, &wrong), 0);
+    pthread_join(t, NULL);
+    MG_CHECK_EQ_INT(wrong, 0);
+    MG_CHECK_EQ_INT(aclFinalize(), 0);
+}
+
+/* ---- NULL arguments, each named ------------------------------------------------------------ */
+
+#define EXPECT_REFUSAL(call, code, want)                                                          \
+    do {                                                                                          \
+        (void)aclGetRecentErrMsg();                                                               \
+        aclError st_ = (call);                                                                    \
+        if (st_ != (code)) MG_FAIL("%s = %d, expected %d", #call, (int)st_, (int)(code));          \
+        CHECK_MESSAGE(want);                                                                      \
+    } while (0)
+
+MG_TEST(null_arguments_are_named) {
+    up();
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), 0);
+    int32_t i32 = 0;
+    size_t sz = 0;
+    void *p = NULL;
+    static unsigned char host[64];
+    const aclError bad = ACL_ERROR_INVALID_PARAM;
+    EXPECT_REFUSAL(aclrtGetDevice(NULL), bad, "aclrtGetDevice: deviceId is NULL");
+    EXPECT_REFUSAL(aclrtCreateContext(NULL, 0), bad, "aclrtCreateContext: context is NULL");
+    EXPECT_REFUSAL(aclrtGetCurrentContext(NULL), bad, "aclrtGetCurrentContext: context is NULL");
+    EXPECT_REFUSAL(aclrtDestroyEvent(NULL), bad, "aclrtDestroyEvent: event is NULL");
+    EXPECT_REFUSAL(aclrtQueryEventStatus(ev, NULL), bad, "aclrtQueryEventStatus: status is NULL");
+    EXPECT_REFUSAL(aclrtQueryEventWaitStatus(ev, NULL), bad, "aclrtQueryEventWaitStatus: status is NULL");
+    EXPECT_REFUSAL(aclrtEventElapsedTime(NULL, ev, ev), bad, "aclrtEventElapsedTime: ms is NULL");
+    EXPECT_REFUSAL(aclrtGetMemInfo(ACL_DDR_MEM, NULL, &sz), bad, "aclrtGetMemInfo: free is NULL");
+    EXPECT_REFUSAL(aclrtGetMemInfo(ACL_DDR_MEM, &sz, NULL), bad, "aclrtGetMemInfo: total is NULL");
+    EXPECT_REFUSAL(aclrtGetMemInfo(ACL_DDR_MEM, NULL, NULL), bad, "aclrtGetMemInfo: free is NULL");
+    EXPECT_REFUSAL(aclrtStreamQuery(NULL, NULL), bad, "aclrtStreamQuery: status is NULL");
+    EXPECT_REFUSAL(aclrtFree(NULL), bad, "aclrtFree: devPtr is NULL");
+    EXPECT_REFUSAL(aclrtFreeHost(NULL), bad, "aclrtFreeHost: hostPtr is NULL");
+    EXPECT_REFUSAL(aclrtMalloc(NULL, 64, ACL_MEM_MALLOC_HUGE_FIRST), bad, "aclrtMalloc: devPtr is NULL");
+    EXPECT_REFUSAL(aclrtMallocHost(NULL, 64), bad, "aclrtMallocHost: hostPtr is NULL");
+    EXPECT_REFUSAL(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), bad, "aclrtMalloc: size is 0");
+    EXPECT_REFUSAL(aclrtMallocHost(&p, 0), bad, "aclrtMallocHost: size is 0");
+    EXPECT_REFUSAL(aclrtHostRegister(NULL, 64, ACL_HOST_REGISTER_MAPPED, &p), bad, "aclrtHostRegister: ptr is NULL");
+    EXPECT_REFUSAL(aclrtHostRegister(host, 64, ACL_HOST_REGISTER_MAPPED, NULL), bad,
+                   "aclrtHostRegister: devPtr is NULL");
+    EXPECT_REFUSAL(aclrtHostRegister(host, 0, ACL_HOST_REGISTER_MAPPED, &p), bad, "aclrtHostRegister: size is 0");
+    EXPECT_REFUSAL(get_version(NULL, &i32, &i32), bad, "aclrtGetVersion: majorVersion is NULL");
+    EXPECT_REFUSAL(get_version(&i32, NULL, &i32), bad, "aclrtGetVersion: minorVersion is NULL");
+    EXPECT_REFUSAL(get_version(&i32, &i32, NULL), bad, "aclrtGetVersion: patchVersion is NULL");
+    EXPECT_REFUSAL(aclrtGetRunMode(NULL), bad, "aclrtGetRunMode: runMode is NULL");
+    MG_CHECK(p == NULL);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), 0);
+}
+
+/* aclrtProcessReport's timeout: -1 (for ever) or > 0 ms; 0 and below -1 refused. A thread
+   subscribed to a stream with no callback queued times out after the limit (107xxx
+   ACL_ERROR_RT_REPORT_TIMEOUT), and a queued callback is run by the next call. */
+MG_TEST(process_report_timeouts) {
+    up();
+    char want[300];
+    for (int t = -3; t <= 1; t++) {
+        (void)aclGetRecentErrMsg();
+        aclError st = aclrtProcessReport(t);
+        if (t < -1 || t == 0) {
+            MG_CHECK_EQ_INT(st, ACL_ERROR_INVALID_PARAM);
+            snprintf(want, sizeof want,
+                     "aclrtProcessReport: timeout %d is invalid; use -1 (wait for ever) or a number of milliseconds > 0",
+                     t);
+        } else {
+            /* accepted, then refused: this thread subscribed to nothing */
+            MG_CHECK_EQ_INT(st, ACL_ERROR_RT_THREAD_SUBSCRIBE);
+            snprintf(want, sizeof want,
+                     "aclrtProcessReport: the calling thread (%llu) is not subscribed to any stream "
+                     "(aclrtSubscribeReport)",
+                     (unsigned long long)(uint64_t)pthread_self());
+        }
+        CHECK_MESSAGE(want);
+    }
+    aclrtStream s = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport((uint64_t)pthread_self(), s), 0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    MG_CHECK_EQ_INT(aclrtProcessReport(30), ACL_ERROR_RT_REPORT_TIMEOUT);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    CHECK_MESSAGE("aclrtProcessReport: no callback came within 30 ms");
+    const double waited_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    MG_CHECK(waited_ms >= 29.0);
+    /* a queued callback is run by the next call, which returns 0 */
+    static atomic_int ran;
+    atomic_store(&ran, 0);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(count_call, (void *)&ran, ACL_CALLBACK_NO_BLOCK, s), 0);
+    MG_CHECK_EQ_INT(aclrtProcessReport(5000), 0);
+    MG_CHECK_EQ_INT(atomic_load(&ran), 1);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
+    MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)pthread_self(), s), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
 }
 
 MG_TEST_MAIN()
