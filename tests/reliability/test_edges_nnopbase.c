@@ -322,4 +322,90 @@ MG_TEST(handle_describe_live) {
     MG_CHECK(strcmp(mgrt_handle_describe(s, MGRT_HANDLE_STREAM), STALE) == 0);
 }
 
+/* ---- aclInitTensor: what is kept, what grows ----------------------------------------------- */
+
+/* The tensor's whole descriptor against what is expected. */
+static int same_array(const int64_t *got_values, uint64_t got_count, const int64_t *want, uint64_t want_count) {
+    if (got_count != want_count) return 0;
+    for (uint64_t i = 0; i < want_count; i++)
+        if (got_values[i] != want[i]) return 0;
+    return 1;
+}
+
+static void check_descriptor(const aclTensor *t, const int64_t *dims, uint64_t rank, const int64_t *strides,
+                             const int64_t *storage, uint64_t storage_rank, int64_t offset, aclDataType dtype,
+                             void *data, int line) {
+    int64_t *v = NULL, *st = NULL, *sd = NULL;
+    uint64_t nv = 0, nst = 0, nsd = 0;
+    MG_CHECK_EQ_INT(aclGetViewShape(t, &v, &nv), 0);
+    MG_CHECK_EQ_INT(aclGetViewStrides(t, &st, &nst), 0);
+    MG_CHECK_EQ_INT(aclGetStorageShape(t, &sd, &nsd), 0);
+    int64_t off = -1;
+    aclDataType dt = ACL_DT_UNDEFINED;
+    void *addr = NULL;
+    MG_CHECK_EQ_INT(aclGetViewOffset(t, &off), 0);
+    MG_CHECK_EQ_INT(aclGetDataType(t, &dt), 0);
+    MG_CHECK_EQ_INT(aclGetRawTensorAddr(t, &addr), 0);
+    if (!same_array(v, nv, dims, rank)) MG_FAIL("line %d: view dims differ (rank %llu)", line, (unsigned long long)nv);
+    if (!same_array(st, nst, strides, rank)) MG_FAIL("line %d: strides differ", line);
+    if (!same_array(sd, nsd, storage, storage_rank))
+        MG_FAIL("line %d: storage dims differ (rank %llu)", line, (unsigned long long)nsd);
+    if (off != offset || dt != dtype || addr != data)
+        MG_FAIL("line %d: offset %lld dtype %d data %p, expected %lld %d %p", line, (long long)off, (int)dt, addr,
+                (long long)offset, (int)dtype, data);
+    free(v);
+    free(st);
+    free(sd);
+}
+
+MG_TEST(init_tensor_keeps_and_grows) {
+    up();
+    static float data[64], other[64];
+    const int64_t d4[1] = {4}, s1[1] = {1};
+    aclTensor *t = aclCreateTensor(d4, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, d4, 1, data);
+    MG_CHECK(t != NULL);
+    /* non-NULL arrays with count 0: the view and the storage are kept, strides made row-major */
+    const int64_t ignored[3] = {9, 9, 9};
+    MG_CHECK_EQ_INT(aclInitTensor(t, ignored, 0, ACL_FLOAT16, NULL, 2, ACL_FORMAT_ND, ignored, 0, NULL), 0);
+    check_descriptor(t, d4, 1, s1, d4, 1, 2, ACL_FLOAT16, data, __LINE__);
+    /* larger: the arrays move to a new room (2 * 3 + 1 values > the 3 the tensor was made with) */
+    const int64_t d234[3] = {2, 3, 4}, s234[3] = {12, 4, 1}, st24[1] = {24};
+    MG_CHECK_EQ_INT(aclInitTensor(t, d234, 3, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, st24, 1, other), 0);
+    check_descriptor(t, d234, 3, s234, st24, 1, 0, ACL_FLOAT, other, __LINE__);
+    /* larger again: a second move (the first room is freed) */
+    const int64_t d5[5] = {2, 2, 2, 2, 2}, s5[5] = {16, 8, 4, 2, 1}, st32[2] = {32, 1};
+    MG_CHECK_EQ_INT(aclInitTensor(t, d5, 5, ACL_FLOAT, NULL, 1, ACL_FORMAT_ND, st32, 2, NULL), 0);
+    check_descriptor(t, d5, 5, s5, st32, 2, 1, ACL_FLOAT, other, __LINE__);
+    /* smaller, in the room it has; the storage kept (NULL storage dims), given strides */
+    const int64_t d2[2] = {3, 2}, s2[2] = {1, 3};
+    MG_CHECK_EQ_INT(aclInitTensor(t, d2, 2, ACL_FLOAT, s2, 0, ACL_FORMAT_ND, NULL, 5, data), 0);
+    check_descriptor(t, d2, 2, s2, st32, 2, 0, ACL_FLOAT, data, __LINE__);
+    /* strides for another rank than the view kept: refused, the descriptor untouched */
+    const int64_t s3[3] = {1, 1, 1};
+    MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 3, ACL_INT32, s3, 7, ACL_FORMAT_ND, NULL, 0, other), ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE("aclInitTensor: stride gives 3 dims but the view keeps its 2 (viewDims is NULL or viewDimsNum 0)");
+    check_descriptor(t, d2, 2, s2, st32, 2, 0, ACL_FLOAT, data, __LINE__);
+    /* 1025 storage dims: refused before anything changes */
+    static int64_t ones[1025];
+    for (int i = 0; i < 1025; i++) ones[i] = 1;
+    MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, ones, 1025, NULL),
+                    ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE("aclInitTensor: 1025 dims is beyond any tensor (at most 1024)");
+    check_descriptor(t, d2, 2, s2, st32, 2, 0, ACL_FLOAT, data, __LINE__);
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+    char want[200];
+    MG_CHECK_EQ_INT(aclInitTensor(t, d4, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data), ACLNN_ERR_PARAM_INVALID);
+    snprintf(want, sizeof want, "aclInitTensor: tensor (aclTensor %p) " STALE, (void *)t);
+    CHECK_MESSAGE(want);
+    MG_CHECK_EQ_INT(aclInitTensor(NULL, d4, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data),
+                    ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_MESSAGE("aclInitTensor: tensor is NULL");
+    /* a rank-0 tensor (a scalar) keeps rank 0 and its storage */
+    aclTensor *z = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data);
+    MG_CHECK(z != NULL);
+    MG_CHECK_EQ_INT(aclInitTensor(z, NULL, 0, ACL_INT8, NULL, 3, ACL_FORMAT_ND, NULL, 0, NULL), 0);
+    check_descriptor(z, NULL, 0, NULL, d4, 1, 3, ACL_INT8, data, __LINE__);
+    MG_CHECK_EQ_INT(aclDestroyTensor(z), 0);
+}
+
 MG_TEST_MAIN()
