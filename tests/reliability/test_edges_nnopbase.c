@@ -392,6 +392,10 @@ MG_TEST(init_tensor_keeps_and_grows) {
                     ACLNN_ERR_PARAM_INVALID);
     CHECK_MESSAGE("aclInitTensor: 1025 dims is beyond any tensor (at most 1024)");
     check_descriptor(t, d2, 2, s2, st32, 2, 0, ACL_FLOAT, data, __LINE__);
+    /* one dim is a view too */
+    const int64_t d7[1] = {7};
+    MG_CHECK_EQ_INT(aclInitTensor(t, d7, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d7, 1, NULL), 0);
+    check_descriptor(t, d7, 1, s1, d7, 1, 0, ACL_FLOAT, data, __LINE__);
     MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
     char want[200];
     MG_CHECK_EQ_INT(aclInitTensor(t, d4, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data), ACLNN_ERR_PARAM_INVALID);
