@@ -741,4 +741,82 @@ MG_TEST(process_report_timeouts) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
 }
 
+/* ---- what aclrtDestroyStreamForce drops ------------------------------------------------------ */
+
+static void *open_gate_later(void *arg) {
+    (void)arg;
+    pause_us(50 * 1000);
+    atomic_store(&gate_open, 1);
+    return NULL;
+}
+
+static atomic_int callbacks_run;
+static void count_callback(void *user) {
+    (void)user;
+    atomic_fetch_add(&callbacks_run, 1);
+}
+
+/* Behind a running task: a record, a wait, a reset, a callback not yet reached, a copy.
+   aclrtDestroyStreamForce drops them all once the task ends: the record then counts as
+   complete, the wait as done, the copy and the callback never run; every event stays usable
+   and destroyable (the dropped nodes let go of them). */
+MG_TEST(force_destroy_drops_every_node_kind) {
+    up();
+    aclrtStream s = NULL, other = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&other), 0);
+    MG_CHECK_EQ_INT(aclrtSubscribeReport((uint64_t)pthread_self(), s), 0);
+    aclrtEvent recorded = NULL, waited = NULL, reset = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&recorded), 0);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&waited), 0);
+    MG_CHECK_EQ_INT(aclrtCreateEventWithFlag(&reset, ACL_EVENT_SYNC), 0); /* only these can be reset */
+    MG_CHECK_EQ_INT(aclrtRecordEvent(reset, other), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(other), 0);
+    unsigned char *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, 256, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    memset(dev, 0x11, 256);
+    /* `waited`'s record pending on `other` (held by a task of its own), so s queues a wait node */
+    start_blocking(other, NULL, 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(waited, other), 0);
+    start_blocking(s, NULL, 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(recorded, s), 0);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(s, waited), 0);
+    MG_CHECK_EQ_INT(aclrtResetEvent(reset, s), 0);
+    atomic_store(&callbacks_run, 0);
+    MG_CHECK_EQ_INT(aclrtLaunchCallback(count_callback, NULL, ACL_CALLBACK_NO_BLOCK, s), 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 256, 0x22, 256, s), 0);
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(recorded, &rs), 0);
+    MG_CHECK_EQ_INT(rs, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_COMPLETE;
+    MG_CHECK_EQ_INT(aclrtQueryEventWaitStatus(waited, &ws), 0);
+    MG_CHECK_EQ_INT(ws, ACL_EVENT_WAIT_STATUS_NOT_READY);
+    pthread_t opener;
+    MG_CHECK_EQ_INT(pthread_create(&opener, NULL, open_gate_later, NULL), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStreamForce(s), 0); /* returns once the running task ended */
+    pthread_join(opener, NULL);
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(recorded, &rs), 0);
+    MG_CHECK_EQ_INT(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtQueryEventWaitStatus(waited, &ws), 0);
+    MG_CHECK_EQ_INT(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+    /* nothing dropped ran */
+    MG_CHECK_EQ_INT(atomic_load(&callbacks_run), 0);
+    int untouched = 1;
+    for (int i = 0; i < 256; i++) untouched &= dev[i] == 0x11;
+    MG_CHECK(untouched);
+    /* the events are still whole: recorded again on another stream, then destroyed */
+    MG_CHECK_EQ_INT(aclrtRecordEvent(reset, other), 0);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(other, recorded), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(other), 0);
+    MG_CHECK_EQ_INT(aclrtQueryEventStatus(reset, &rs), 0);
+    MG_CHECK_EQ_INT(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(recorded), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(waited), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(reset), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(other), 0);
+    MG_CHECK_EQ_INT(aclrtFree(dev), 0);
+    /* the subscriber of the destroyed stream is forgotten with it */
+    MG_CHECK_EQ_INT(aclrtProcessReport(5), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+}
+
 MG_TEST_MAIN()
