@@ -819,4 +819,68 @@ MG_TEST(force_destroy_drops_every_node_kind) {
     MG_CHECK_EQ_INT(aclrtProcessReport(5), ACL_ERROR_RT_THREAD_SUBSCRIBE);
 }
 
+/* ---- the product profile: every field, from one session to the next --------------------------- */
+
+typedef struct soc_row {
+    const char *env;      /* MISHGRAD_SOC_VERSION; NULL: unset */
+    const char *name;     /* aclrtGetSocName() */
+    const char *product;
+    mgrt_soc_generation generation;
+    uint32_t cores;
+} soc_row;
+
+/* Sessions one after another, each profile whole: nothing of the previous one is kept (a
+   default session after a named one is the default again, name included); names a pattern
+   matches are kept as given, up to 63 characters; longer ones and unknown ones refused. */
+MG_TEST(soc_profile_sessions) {
+    (void)aclFinalize();
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+    static const soc_row rows[] = {
+        {"Ascend310P3", "Ascend310P3", "Atlas inference series", MGRT_SOC_ASCEND310P, 8},
+        {NULL, "MishGradV2-CPU", "CPU device (MishGradV2)", MGRT_SOC_CPU, 48},
+        {"Ascend910_9392", "Ascend910_9392", "Atlas A3 training/inference series", MGRT_SOC_ASCEND910_93, 48},
+        {"cpu", "MishGradV2-CPU", "CPU device (MishGradV2)", MGRT_SOC_CPU, 48},
+        {"Ascend910B", "Ascend910B", "Atlas A2 training/inference series", MGRT_SOC_ASCEND910B, 48},
+        {"CPU", "MishGradV2-CPU", "CPU device (MishGradV2)", MGRT_SOC_CPU, 48},
+        {"Ascend950DT", "Ascend950DT", "Ascend 950PR/Ascend 950DT", MGRT_SOC_ASCEND950, 64},
+        {"", "MishGradV2-CPU", "CPU device (MishGradV2)", MGRT_SOC_CPU, 48},
+        {"Ascend910", "Ascend910", "Atlas training series", MGRT_SOC_ASCEND910, 32},
+        {"MishGradV2-CPU", "MishGradV2-CPU", "CPU device (MishGradV2)", MGRT_SOC_CPU, 48},
+        /* 63 characters: the longest name kept */
+        {"Ascend310B1-abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmno",
+         "Ascend310B1-abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmno", "Atlas 200I/500 A2 inference product",
+         MGRT_SOC_ASCEND310B, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (rows[i].env) setenv("MISHGRAD_SOC_VERSION", rows[i].env, 1); else unsetenv("MISHGRAD_SOC_VERSION");
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        const mgrt_soc_profile *p = mgrt_soc();
+        const char *name = aclrtGetSocName();
+        if (p == NULL || name == NULL || strcmp(name, rows[i].name) != 0 || strcmp(p->soc_name, rows[i].name) != 0 ||
+            strcmp(p->product, rows[i].product) != 0 || p->generation != rows[i].generation ||
+            p->aiv_core_num != rows[i].cores)
+            MG_FAIL("row %zu (%s): %s / %s / %d / %u", i, rows[i].env ? rows[i].env : "(unset)", name ? name : "(null)",
+                    p ? p->product : "(null)", p ? (int)p->generation : -1, p ? (unsigned)p->aiv_core_num : 0u);
+        else
+            MG_CHECK(1);
+        MG_CHECK_EQ_INT(aclFinalize(), 0);
+    }
+    /* 64 characters: refused, as an unknown name is */
+    static const char *const refused[] = {"Ascend310B1-abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop",
+                                          "Ascend910B5", "Ascend31", "ascend910b1"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        setenv("MISHGRAD_SOC_VERSION", refused[i], 1);
+        (void)aclGetRecentErrMsg();
+        MG_CHECK_EQ_INT(aclInit(NULL), ACL_ERROR_INVALID_PARAM);
+        char want[400];
+        snprintf(want, sizeof want,
+                 "MISHGRAD_SOC_VERSION=\"%s\" names no known SoC; use cpu, Ascend910, Ascend910B1..Ascend910B4, "
+                 "Ascend910_93, Ascend950PR, Ascend310P3 or Ascend310B1",
+                 refused[i]);
+        CHECK_MESSAGE(want);
+        MG_CHECK(aclrtGetSocName() == NULL); /* nothing initialized */
+    }
+    unsetenv("MISHGRAD_SOC_VERSION");
+}
+
 MG_TEST_MAIN()
