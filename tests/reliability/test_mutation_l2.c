@@ -54,11 +54,12 @@ static aclnnStatus odd_l0(aclOpExecutor *executor, const nnop_buffer *inputs, nn
     return ACLNN_SUCCESS; /* no kernel step: phase 1 is what is judged */
 }
 static const ew_operator odd = {"Odd", 1, odd_names, odd_dtypes, odd_l0};
-/* an operator with no Ascend910 list: a product without it is judged by every product's dtypes */
+/* an operator with no Ascend910 list: a product without it is judged by every product's dtypes,
+   each once (the Ascend950 list repeats the union's first dtype, FLOAT16, after a new one) */
 static const ew_dtype_list late_dtypes[MGRT_SOC_GENERATION_COUNT] = {
     [MGRT_SOC_CPU] = {1, {ACL_FLOAT16}},
     [MGRT_SOC_ASCEND910B] = {2, {ACL_BF16, ACL_FLOAT}},
-    [MGRT_SOC_ASCEND950] = {1, {ACL_INT8}},
+    [MGRT_SOC_ASCEND950] = {2, {ACL_INT8, ACL_FLOAT16}},
 };
 static const ew_operator late = {"Late", 1, odd_names, late_dtypes, odd_l0};
 /* an operator no product carries: every dtype is refused, against an empty list */
