@@ -496,6 +496,14 @@ def test_a_new_result_runs_backwards_where_its_input_does():
     assert all(s >= 0 for s in y1.strides)
     check_backward(y1, np.ones_like(x1), x1, "float32")
     assert y.base is not None and y.base.flags.c_contiguous
+    # a size-one axis running "backwards" next to a reversed one: only the reversed one is
+    # reversed in the new result
+    x2 = base[:1, ::-1][::-1]
+    assert x2.strides[0] < 0 and x2.strides[1] < 0
+    g2 = np.full_like(base, 0.5)[:1, ::-1][::-1]
+    y2 = mishgrad.mish_backward(g2, x2)
+    assert y2.strides[0] > 0 and y2.strides[1] < 0 and y2.strides[2] > 0
+    check_backward(y2, g2, x2, "float32")
 
 
 # ---- session: start, refusal to start, finalize, fork ----------------------------------------
@@ -766,6 +774,12 @@ if _mishgrad.HAVE_FORWARD:
     e[10:50] = x
     mishgrad.mish_(e[10:50])
     res["mish_in_place_window"] = e.tolist()
+# two arrays over the same bytes from the same first byte, one longer: two blocks (the
+# shorter one's block cannot hold the longer one's extent)
+raw = bytearray(np.linspace(-4, 4, 16, dtype=np.float32).tobytes())
+short = np.frombuffer(raw, np.float32, count=8)
+long_tail = np.frombuffer(raw, np.float32, count=16)[8:]
+res["same_start"] = mishgrad.mish_backward(short, long_tail).tolist()
 # one element, and none
 one = np.full(9, 3.0, np.float32)
 mishgrad.mish_backward(np.float32(1.0), np.float32(-1.25), out=one[4:5].reshape(()))
@@ -808,6 +822,8 @@ def test_the_staging_route_s_shared_blocks_one_element_and_a_failed_allocation()
         e = np.array(r["mish_in_place_window"], np.float32)
         assert (e[:10] == 7.0).all() and (e[50:] == 7.0).all()
         check_forward(e[10:50], x, "float32")
+    v = np.linspace(-4, 4, 16, dtype=np.float32)
+    check_backward(np.array(r["same_start"], np.float32), v[:8], v[8:], "float32")
     one = np.array(r["one"], np.float32)
     assert (np.delete(one, 4) == 3.0).all()
     check_backward(one[4:5], np.float32(1.0), np.float32(-1.25), "float32")
