@@ -686,6 +686,27 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
 
 
 @zero_copy_only
+def test_an_idle_registration_is_kept_until_released():
+    """After a call its registration stays (idle, for the next call on the same pages):
+    the runtime refuses the program's own registration of those pages (507910) until
+    release_registrations() unregisters it; then the program's own succeeds."""
+    lib = _acl()
+    m, whole = _pages(2)
+    whole[:] = np.linspace(-3, 3, whole.size, dtype=np.float32)
+    page = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    y = mishgrad.mish_backward(np.ones_like(whole), whole)
+    check_backward(y, np.ones_like(whole), whole, "float32")
+    assert _mishgrad._live_registrations() == 0  # idle: no call in flight
+    dev = ctypes.c_void_p()
+    assert lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev)) == 507910
+    lib.aclGetRecentErrMsg()
+    mishgrad.release_registrations()
+    assert lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev)) == 0
+    assert lib.aclrtHostUnregister(page) == 0
+    del whole
+
+
+@zero_copy_only
 def test_ranges_that_meet_once_grown_are_one_registration():
     """Three operands on one mapping: grad_output's page and x's page apart, out's pages
     between and over both. The three ranges merge into one registration (the runtime takes
