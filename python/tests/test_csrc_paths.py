@@ -25,12 +25,17 @@ from conftest import check_backward, check_forward, needs_forward
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# A child runs NumPy only: torch, where installed, is kept out (mishgrad imports it when it
+# can, which costs seconds per child and plays no part in these paths).
+NO_TORCH = "import sys\nsys.modules['torch'] = None\n"
+
+
 def run_child(code, env_extra=None, timeout=120):
     env = dict(os.environ)
     env.pop("MISHGRAD_PY_ROUTE", None)
     env.update(env_extra or {})
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=HERE, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run([sys.executable, "-c", NO_TORCH + textwrap.dedent(code)], env=env, cwd=HERE,
+                          capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -19,6 +19,7 @@ if not hasattr(_testcapi, "set_nomemory"):
 
 CHILD = r"""
 import gc, json, sys, tracemalloc
+sys.modules["torch"] = None  # NumPy only: torch, where installed, costs seconds to import here
 import numpy as np
 import _testcapi
 import mishgrad
