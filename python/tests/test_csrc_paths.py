@@ -661,8 +661,7 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
     operand's registration, made first, is let go (the next call takes it again)."""
     lib = _acl()
     m, whole = _pages(2)
-    page = ctypes.c_void_p.from_buffer(ctypes.c_char.from_buffer(m)).value if False else \
-        ctypes.addressof(ctypes.c_char.from_buffer(m))
+    page = ctypes.addressof(ctypes.c_char.from_buffer(m))
     dev = ctypes.c_void_p()
     assert lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev)) == 0
     try:
@@ -670,9 +669,16 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
         x[:] = np.linspace(-2, 2, 16, dtype=np.float32)
         g = np.linspace(0.5, 1.5, 16, dtype=np.float32)
         out = np.full(16, 6.0, np.float32)
-        for _ in range(3):
+        for k in range(4):
+            if k % 2:
+                # the refused one first, with every registration slot free: the runtime's
+                # words, whichever slot the registration was to take
+                mishgrad.release_registrations()
             with pytest.raises(mishgrad.AclnnError) as e:
-                mishgrad.mish_backward(g, x, out=out)
+                if k % 2:
+                    mishgrad.mish_backward(x, g, out=out)
+                else:
+                    mishgrad.mish_backward(g, x, out=out)
             assert e.value.status == 507910 and e.value.api == "aclrtHostRegister"
             text = e.value.args[0]
             assert text.startswith("aclrtHostRegister of %d bytes at " % (2 * mmap.PAGESIZE)), text
