@@ -718,6 +718,45 @@ def test_an_idle_registration_is_kept_until_released():
 
 
 @zero_copy_only
+def test_release_from_a_thread_with_no_context_unregisters():
+    """release_registrations() from a thread that made no call (no CANN context of its own):
+    the package sets the session's context first, so the idle registrations really go --
+    the worker that made the call can then register those pages itself."""
+    report = run_child("""
+        import ctypes, json, mmap, os, threading
+        import numpy as np
+        import mishgrad
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so.1"))
+        lib.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int,
+                                          ctypes.POINTER(ctypes.c_void_p)]
+        lib.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
+        m = mmap.mmap(-1, 2 * mmap.PAGESIZE)
+        a = np.frombuffer(m, np.float32)
+        a[:] = np.linspace(-2, 2, a.size, dtype=np.float32)
+        page = ctypes.addressof(ctypes.c_char.from_buffer(m))
+        called, released, res = threading.Event(), threading.Event(), {}
+        def worker():
+            y = mishgrad.mish_backward(np.ones_like(a), a)  # registers a's pages, idle after
+            res["y_ok"] = bool(np.isfinite(y).all())
+            dev = ctypes.c_void_p()
+            res["before"] = lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev))
+            called.set()
+            released.wait()
+            res["after"] = lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev))
+            if res["after"] == 0:
+                lib.aclrtHostUnregister(page)
+        t = threading.Thread(target=worker)
+        t.start()
+        called.wait()
+        mishgrad.release_registrations()  # the main thread: no call made, no context
+        released.set()
+        t.join()
+        print(json.dumps(res))
+    """)
+    assert report == {"y_ok": True, "before": 507910, "after": 0}
+
+
+@zero_copy_only
 def test_ranges_that_meet_once_grown_are_one_registration():
     """Three operands on one mapping: grad_output's page and x's page apart, out's pages
     between and over both. The three ranges merge into one registration (the runtime takes
