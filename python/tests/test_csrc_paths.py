@@ -447,6 +447,27 @@ def test_the_error_carries_status_api_and_the_library_s_text(rebind):
     assert type(e.value.status) is int and len(e.value.args) == 1
 
 
+HINT = (" (mishgrad takes float32, float16 and, for torch, bfloat16: convert float64 data to float32; for "
+        "float64 itself, torch.autograd.gradcheck say, use torch.nn.functional.mish)")
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_the_float64_hint_for_any_one_operand(which):
+    """Whichever operand is float64 (the first, the second, out=), the refusal says what to
+    do; with no float64 operand it does not."""
+    arrays = [f32(4, 0.5, 1.5), f32(4), np.zeros(4, np.float32)]
+    arrays[which] = arrays[which].astype(np.float64)
+    text = raised(mishgrad.AclnnError, lambda: mishgrad.mish_backward(arrays[0], arrays[1], out=arrays[2]))
+    assert text.endswith(HINT + " [CANN status 161002 from aclnnMishBackwardGetWorkspaceSize]"), text
+    text = raised(mishgrad.AclnnError, lambda: mishgrad.mish_backward(f32(4), np.zeros(4, np.int32)))
+    assert "float64" not in text, text
+    if _mishgrad.HAVE_FORWARD:
+        x = [f32(4), np.zeros(4, np.float32)]
+        x[which % 2] = x[which % 2].astype(np.float64)
+        text = raised(mishgrad.AclnnError, lambda: mishgrad.mish(x[0], out=x[1]))
+        assert text.endswith(HINT + " [CANN status 161002 from aclnnMishGetWorkspaceSize]"), text
+
+
 @pytest.mark.parametrize("error, raised, text", [
     (NoAttributes, AttributeError, "read-only error: status"),
     (StatusOnly, AttributeError, "no api here"),
