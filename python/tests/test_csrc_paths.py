@@ -25,12 +25,17 @@ from conftest import check_backward, check_forward, needs_forward
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# A child runs NumPy only: torch, where installed, is kept out (mishgrad imports it when it
+# can, which costs seconds per child and plays no part in these paths).
+NO_TORCH = "import sys\nsys.modules['torch'] = None\n"
+
+
 def run_child(code, env_extra=None, timeout=120):
     env = dict(os.environ)
     env.pop("MISHGRAD_PY_ROUTE", None)
     env.update(env_extra or {})
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=HERE, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run([sys.executable, "-c", NO_TORCH + textwrap.dedent(code)], env=env, cwd=HERE,
+                          capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -442,6 +447,27 @@ def test_the_error_carries_status_api_and_the_library_s_text(rebind):
     assert type(e.value.status) is int and len(e.value.args) == 1
 
 
+HINT = (" (mishgrad takes float32, float16 and, for torch, bfloat16: convert float64 data to float32; for "
+        "float64 itself, torch.autograd.gradcheck say, use torch.nn.functional.mish)")
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_the_float64_hint_for_any_one_operand(which):
+    """Whichever operand is float64 (the first, the second, out=), the refusal says what to
+    do; with no float64 operand it does not."""
+    arrays = [f32(4, 0.5, 1.5), f32(4), np.zeros(4, np.float32)]
+    arrays[which] = arrays[which].astype(np.float64)
+    text = raised(mishgrad.AclnnError, lambda: mishgrad.mish_backward(arrays[0], arrays[1], out=arrays[2]))
+    assert text.endswith(HINT + " [CANN status 161002 from aclnnMishBackwardGetWorkspaceSize]"), text
+    text = raised(mishgrad.AclnnError, lambda: mishgrad.mish_backward(f32(4), np.zeros(4, np.int32)))
+    assert "float64" not in text, text
+    if _mishgrad.HAVE_FORWARD:
+        x = [f32(4), np.zeros(4, np.float32)]
+        x[which % 2] = x[which % 2].astype(np.float64)
+        text = raised(mishgrad.AclnnError, lambda: mishgrad.mish(x[0], out=x[1]))
+        assert text.endswith(HINT + " [CANN status 161002 from aclnnMishGetWorkspaceSize]"), text
+
+
 @pytest.mark.parametrize("error, raised, text", [
     (NoAttributes, AttributeError, "read-only error: status"),
     (StatusOnly, AttributeError, "no api here"),
@@ -496,6 +522,14 @@ def test_a_new_result_runs_backwards_where_its_input_does():
     assert all(s >= 0 for s in y1.strides)
     check_backward(y1, np.ones_like(x1), x1, "float32")
     assert y.base is not None and y.base.flags.c_contiguous
+    # a size-one axis running "backwards" next to a reversed one: only the reversed one is
+    # reversed in the new result
+    x2 = base[:1, ::-1][::-1]
+    assert x2.strides[0] < 0 and x2.strides[1] < 0
+    g2 = np.full_like(base, 0.5)[:1, ::-1][::-1]
+    y2 = mishgrad.mish_backward(g2, x2)
+    assert y2.strides[0] > 0 and y2.strides[1] < 0 and y2.strides[2] > 0
+    check_backward(y2, g2, x2, "float32")
 
 
 # ---- session: start, refusal to start, finalize, fork ----------------------------------------
@@ -648,8 +682,7 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
     operand's registration, made first, is let go (the next call takes it again)."""
     lib = _acl()
     m, whole = _pages(2)
-    page = ctypes.c_void_p.from_buffer(ctypes.c_char.from_buffer(m)).value if False else \
-        ctypes.addressof(ctypes.c_char.from_buffer(m))
+    page = ctypes.addressof(ctypes.c_char.from_buffer(m))
     dev = ctypes.c_void_p()
     assert lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev)) == 0
     try:
@@ -657,9 +690,16 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
         x[:] = np.linspace(-2, 2, 16, dtype=np.float32)
         g = np.linspace(0.5, 1.5, 16, dtype=np.float32)
         out = np.full(16, 6.0, np.float32)
-        for _ in range(3):
+        for k in range(4):
+            if k % 2:
+                # the refused one first, with every registration slot free: the runtime's
+                # words, whichever slot the registration was to take
+                mishgrad.release_registrations()
             with pytest.raises(mishgrad.AclnnError) as e:
-                mishgrad.mish_backward(g, x, out=out)
+                if k % 2:
+                    mishgrad.mish_backward(x, g, out=out)
+                else:
+                    mishgrad.mish_backward(g, x, out=out)
             assert e.value.status == 507910 and e.value.api == "aclrtHostRegister"
             text = e.value.args[0]
             assert text.startswith("aclrtHostRegister of %d bytes at " % (2 * mmap.PAGESIZE)), text
@@ -675,6 +715,66 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
         del x, whole
     y = mishgrad.mish_backward(g, whole_copy := np.linspace(-2, 2, 16, dtype=np.float32))
     check_backward(y, g, whole_copy, "float32")
+
+
+@zero_copy_only
+def test_an_idle_registration_is_kept_until_released():
+    """After a call its registration stays (idle, for the next call on the same pages):
+    the runtime refuses the program's own registration of those pages (507910) until
+    release_registrations() unregisters it; then the program's own succeeds."""
+    lib = _acl()
+    m, whole = _pages(2)
+    whole[:] = np.linspace(-3, 3, whole.size, dtype=np.float32)
+    page = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    y = mishgrad.mish_backward(np.ones_like(whole), whole)
+    check_backward(y, np.ones_like(whole), whole, "float32")
+    assert _mishgrad._live_registrations() == 0  # idle: no call in flight
+    dev = ctypes.c_void_p()
+    assert lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev)) == 507910
+    lib.aclGetRecentErrMsg()
+    mishgrad.release_registrations()
+    assert lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev)) == 0
+    assert lib.aclrtHostUnregister(page) == 0
+    del whole
+
+
+@zero_copy_only
+def test_release_from_a_thread_with_no_context_unregisters():
+    """release_registrations() from a thread that made no call (no CANN context of its own):
+    the package sets the session's context first, so the idle registrations really go --
+    the worker that made the call can then register those pages itself."""
+    report = run_child("""
+        import ctypes, json, mmap, os, threading
+        import numpy as np
+        import mishgrad
+        lib = ctypes.CDLL(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so.1"))
+        lib.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int,
+                                          ctypes.POINTER(ctypes.c_void_p)]
+        lib.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
+        m = mmap.mmap(-1, 2 * mmap.PAGESIZE)
+        a = np.frombuffer(m, np.float32)
+        a[:] = np.linspace(-2, 2, a.size, dtype=np.float32)
+        page = ctypes.addressof(ctypes.c_char.from_buffer(m))
+        called, released, res = threading.Event(), threading.Event(), {}
+        def worker():
+            y = mishgrad.mish_backward(np.ones_like(a), a)  # registers a's pages, idle after
+            res["y_ok"] = bool(np.isfinite(y).all())
+            dev = ctypes.c_void_p()
+            res["before"] = lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev))
+            called.set()
+            released.wait()
+            res["after"] = lib.aclrtHostRegister(page, mmap.PAGESIZE, 0, ctypes.byref(dev))
+            if res["after"] == 0:
+                lib.aclrtHostUnregister(page)
+        t = threading.Thread(target=worker)
+        t.start()
+        called.wait()
+        mishgrad.release_registrations()  # the main thread: no call made, no context
+        released.set()
+        t.join()
+        print(json.dumps(res))
+    """)
+    assert report == {"y_ok": True, "before": 507910, "after": 0}
 
 
 @zero_copy_only
@@ -766,6 +866,12 @@ if _mishgrad.HAVE_FORWARD:
     e[10:50] = x
     mishgrad.mish_(e[10:50])
     res["mish_in_place_window"] = e.tolist()
+# two arrays over the same bytes from the same first byte, one longer: two blocks (the
+# shorter one's block cannot hold the longer one's extent)
+raw = bytearray(np.linspace(-4, 4, 16, dtype=np.float32).tobytes())
+short = np.frombuffer(raw, np.float32, count=8)
+long_tail = np.frombuffer(raw, np.float32, count=16)[8:]
+res["same_start"] = mishgrad.mish_backward(short, long_tail).tolist()
 # one element, and none
 one = np.full(9, 3.0, np.float32)
 mishgrad.mish_backward(np.float32(1.0), np.float32(-1.25), out=one[4:5].reshape(()))
@@ -808,6 +914,8 @@ def test_the_staging_route_s_shared_blocks_one_element_and_a_failed_allocation()
         e = np.array(r["mish_in_place_window"], np.float32)
         assert (e[:10] == 7.0).all() and (e[50:] == 7.0).all()
         check_forward(e[10:50], x, "float32")
+    v = np.linspace(-4, 4, 16, dtype=np.float32)
+    check_backward(np.array(r["same_start"], np.float32), v[:8], v[8:], "float32")
     one = np.array(r["one"], np.float32)
     assert (np.delete(one, 4) == 3.0).all()
     check_backward(one[4:5], np.float32(1.0), np.float32(-1.25), "float32")
