@@ -412,4 +412,45 @@ MG_TEST(init_tensor_keeps_and_grows) {
     MG_CHECK_EQ_INT(aclDestroyTensor(z), 0);
 }
 
+/* aclInitTensor when memory runs out (MISHGRAD_FAULT_ALLOC=N fails the N-th allocation after
+   aclInit): for exactly the two allocations it makes when the room grows (the kept arrays and
+   the new room), 561000 with its message, the descriptor as it was, and the tensor still
+   destroyable (what it took given back: LeakSanitizer sees any that is not). */
+MG_TEST(init_tensor_out_of_memory) {
+    static float data[16];
+    const int64_t d4[1] = {4}, s1[1] = {1}, d234[3] = {2, 3, 4}, st24[1] = {24};
+    int refused = 0, created = 0;
+    for (int n = 1; n <= 40; n++) {
+        char value[16];
+        snprintf(value, sizeof value, "%d", n);
+        setenv("MISHGRAD_FAULT_ALLOC", value, 1);
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        unsetenv("MISHGRAD_FAULT_ALLOC");
+        if (aclrtSetDevice(0) != 0) {
+            MG_CHECK_EQ_INT(aclFinalize(), 0);
+            continue;
+        }
+        aclTensor *t = aclCreateTensor(d4, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, d4, 1, data);
+        if (t != NULL) {
+            created++;
+            (void)aclGetRecentErrMsg();
+            aclnnStatus st = aclInitTensor(t, d234, 3, ACL_FLOAT16, NULL, 1, ACL_FORMAT_ND, st24, 1, NULL);
+            if (st != 0) {
+                refused++;
+                MG_CHECK_EQ_INT(st, ACLNN_ERR_INNER);
+                CHECK_MESSAGE("aclInitTensor: out of memory (an allocation failed)");
+                check_descriptor(t, d4, 1, s1, d4, 1, 0, ACL_FLOAT, data, __LINE__);
+            } else {
+                check_descriptor(t, d234, 3, (const int64_t[3]){12, 4, 1}, st24, 1, 1, ACL_FLOAT16, data, __LINE__);
+            }
+            MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+            MG_CHECK_EQ_INT(aclDestroyTensor(t), ACLNN_ERR_PARAM_INVALID); /* gone: stale */
+        }
+        MG_CHECK_EQ_INT(aclFinalize(), 0);
+    }
+    MG_CHECK(created > 2);
+    MG_CHECK_EQ_INT(refused, 2);
+}
+
 MG_TEST_MAIN()
