@@ -967,6 +967,11 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     tensors[1].access.ptr = buf + 1;
     MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
     CHECK_MESSAGE(refused);
+    /* the same bytes as elements of another width (a float read, halves written): not in place */
+    tensors[1].access.ptr = buf;
+    tensors[1].elem_bytes = 2;
+    MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE(refused);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
     MG_CHECK_EQ_INT(atomic_load(&launch_runs), 4);
     MG_CHECK_EQ_INT(aclrtFree(buf), 0);
