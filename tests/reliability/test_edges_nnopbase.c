@@ -19,6 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
@@ -451,6 +455,97 @@ MG_TEST(init_tensor_out_of_memory) {
     }
     MG_CHECK(created > 2);
     MG_CHECK_EQ_INT(refused, 2);
+}
+
+/* ---- a forked child's threads still exclude each other on an object's lock ------------------ */
+
+/* nnop_lock.c: the first lock of an object in a child of a later fork makes its mutex afresh
+   (its holder may not exist there), and only the first: a lock remade at every take would let
+   two threads of the child into one object's critical section at once. The child runs one
+   threads re-describing a tensor made before the fork (aclInitTensor) and two reading its
+   storage shape; every shape read must be one of the two descriptors whole. */
+static aclTensor *forked_tensor;
+static atomic_int child_stop, child_wrong, child_reads;
+static float forked_data[64];
+
+/* Two descriptors with long storage shapes (long critical sections): 1024 dims of 1, or 1000
+   dims of 2. */
+static int64_t ones_1024[1024], twos_1000[1000];
+
+static void *child_describer(void *arg) {
+    (void)arg;
+    const int64_t flat[1] = {64};
+    for (int odd = 0; !atomic_load(&child_stop); odd ^= 1)
+        (void)aclInitTensor(forked_tensor, flat, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, odd ? twos_1000 : ones_1024,
+                            odd ? 1000 : 1024, forked_data);
+    return NULL;
+}
+
+static void *child_reader(void *arg) {
+    (void)arg;
+    while (!atomic_load(&child_stop)) {
+        int64_t *dims = NULL;
+        uint64_t n = 0;
+        if (aclGetStorageShape(forked_tensor, &dims, &n) != 0) {
+            atomic_fetch_add(&child_wrong, 1);
+            continue;
+        }
+        int ok = n == 1024 || n == 1000;
+        for (uint64_t i = 0; ok && i < n; i++) ok = dims[i] == (n == 1024 ? 1 : 2);
+        if (!ok) atomic_fetch_add(&child_wrong, 1);
+        atomic_fetch_add(&child_reads, 1);
+        free(dims);
+    }
+    return NULL;
+}
+
+MG_TEST(forked_child_threads_share_an_object_lock) {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+    MG_SKIP("threads started in a forked child: not under a sanitizer's runtime");
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+    MG_SKIP("threads started in a forked child: not under a sanitizer's runtime");
+#endif
+#endif
+    /* no aclInit: the parent has this thread only, and the tensor calls need none */
+    for (int i = 0; i < 1024; i++) ones_1024[i] = 1;
+    for (int i = 0; i < 1000; i++) twos_1000[i] = 2;
+    const int64_t flat[1] = {64};
+    forked_tensor = aclCreateTensor(flat, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, flat, 1, forked_data);
+    MG_CHECK(forked_tensor != NULL);
+    int64_t *dims = NULL;
+    uint64_t n = 0;
+    MG_CHECK_EQ_INT(aclGetViewShape(forked_tensor, &dims, &n), 0); /* the lock used before the fork */
+    free(dims);
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20); /* a hang dies of SIGALRM */
+        pthread_t a[2], b[2];
+        for (int i = 0; i < 2; i++) {
+            pthread_create(&a[i], NULL, child_describer, NULL);
+            pthread_create(&b[i], NULL, child_reader, NULL);
+        }
+        struct timespec t = {0, 500 * 1000 * 1000};
+        nanosleep(&t, NULL);
+        atomic_store(&child_stop, 1);
+        for (int i = 0; i < 2; i++) {
+            pthread_join(a[i], NULL);
+            pthread_join(b[i], NULL);
+        }
+        printf("  child: %d reads, %d wrong\n", atomic_load(&child_reads), atomic_load(&child_wrong));
+        fflush(stdout);
+        _exit(atomic_load(&child_wrong) == 0 && atomic_load(&child_reads) > 0 ? 0 : 3);
+    }
+    MG_CHECK(pid > 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        MG_FAIL("the child %s %d", WIFEXITED(status) ? "exited with" : "died of signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    else
+        MG_CHECK(1);
+    MG_CHECK_EQ_INT(aclDestroyTensor(forked_tensor), 0);
 }
 
 MG_TEST_MAIN()
