@@ -19,6 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
@@ -410,6 +414,138 @@ MG_TEST(init_tensor_keeps_and_grows) {
     MG_CHECK_EQ_INT(aclInitTensor(z, NULL, 0, ACL_INT8, NULL, 3, ACL_FORMAT_ND, NULL, 0, NULL), 0);
     check_descriptor(z, NULL, 0, NULL, d4, 1, 3, ACL_INT8, data, __LINE__);
     MG_CHECK_EQ_INT(aclDestroyTensor(z), 0);
+}
+
+/* aclInitTensor when memory runs out (MISHGRAD_FAULT_ALLOC=N fails the N-th allocation after
+   aclInit): for exactly the two allocations it makes when the room grows (the kept arrays and
+   the new room), 561000 with its message, the descriptor as it was, and the tensor still
+   destroyable (what it took given back: LeakSanitizer sees any that is not). */
+MG_TEST(init_tensor_out_of_memory) {
+    static float data[16];
+    const int64_t d4[1] = {4}, s1[1] = {1}, d234[3] = {2, 3, 4}, st24[1] = {24};
+    int refused = 0, created = 0;
+    for (int n = 1; n <= 40; n++) {
+        char value[16];
+        snprintf(value, sizeof value, "%d", n);
+        setenv("MISHGRAD_FAULT_ALLOC", value, 1);
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        unsetenv("MISHGRAD_FAULT_ALLOC");
+        if (aclrtSetDevice(0) != 0) {
+            MG_CHECK_EQ_INT(aclFinalize(), 0);
+            continue;
+        }
+        aclTensor *t = aclCreateTensor(d4, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, d4, 1, data);
+        if (t != NULL) {
+            created++;
+            (void)aclGetRecentErrMsg();
+            aclnnStatus st = aclInitTensor(t, d234, 3, ACL_FLOAT16, NULL, 1, ACL_FORMAT_ND, st24, 1, NULL);
+            if (st != 0) {
+                refused++;
+                MG_CHECK_EQ_INT(st, ACLNN_ERR_INNER);
+                CHECK_MESSAGE("aclInitTensor: out of memory (an allocation failed)");
+                check_descriptor(t, d4, 1, s1, d4, 1, 0, ACL_FLOAT, data, __LINE__);
+            } else {
+                check_descriptor(t, d234, 3, (const int64_t[3]){12, 4, 1}, st24, 1, 1, ACL_FLOAT16, data, __LINE__);
+            }
+            MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+            MG_CHECK_EQ_INT(aclDestroyTensor(t), ACLNN_ERR_PARAM_INVALID); /* gone: stale */
+        }
+        MG_CHECK_EQ_INT(aclFinalize(), 0);
+    }
+    MG_CHECK(created > 2);
+    MG_CHECK_EQ_INT(refused, 2);
+}
+
+/* ---- a forked child's threads still exclude each other on an object's lock ------------------ */
+
+/* nnop_lock.c: the first lock of an object in a child of a later fork makes its mutex afresh
+   (its holder may not exist there), and only the first: a lock remade at every take would let
+   two threads of the child into one object's critical section at once. The child runs one
+   threads re-describing a tensor made before the fork (aclInitTensor) and two reading its
+   storage shape; every shape read must be one of the two descriptors whole. */
+static aclTensor *forked_tensor;
+static atomic_int child_stop, child_wrong, child_reads;
+static float forked_data[64];
+
+/* Two descriptors with long storage shapes (long critical sections): 1024 dims of 1, or 1000
+   dims of 2. */
+static int64_t ones_1024[1024], twos_1000[1000];
+
+static void *child_describer(void *arg) {
+    (void)arg;
+    const int64_t flat[1] = {64};
+    for (int odd = 0; !atomic_load(&child_stop); odd ^= 1)
+        (void)aclInitTensor(forked_tensor, flat, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, odd ? twos_1000 : ones_1024,
+                            odd ? 1000 : 1024, forked_data);
+    return NULL;
+}
+
+static void *child_reader(void *arg) {
+    (void)arg;
+    while (!atomic_load(&child_stop)) {
+        int64_t *dims = NULL;
+        uint64_t n = 0;
+        if (aclGetStorageShape(forked_tensor, &dims, &n) != 0) {
+            atomic_fetch_add(&child_wrong, 1);
+            continue;
+        }
+        int ok = n == 1024 || n == 1000;
+        for (uint64_t i = 0; ok && i < n; i++) ok = dims[i] == (n == 1024 ? 1 : 2);
+        if (!ok) atomic_fetch_add(&child_wrong, 1);
+        atomic_fetch_add(&child_reads, 1);
+        free(dims);
+    }
+    return NULL;
+}
+
+MG_TEST(forked_child_threads_share_an_object_lock) {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+    MG_SKIP("threads started in a forked child: not under a sanitizer's runtime");
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+    MG_SKIP("threads started in a forked child: not under a sanitizer's runtime");
+#endif
+#endif
+    /* no aclInit: the parent has this thread only, and the tensor calls need none */
+    for (int i = 0; i < 1024; i++) ones_1024[i] = 1;
+    for (int i = 0; i < 1000; i++) twos_1000[i] = 2;
+    const int64_t flat[1] = {64};
+    forked_tensor = aclCreateTensor(flat, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, flat, 1, forked_data);
+    MG_CHECK(forked_tensor != NULL);
+    int64_t *dims = NULL;
+    uint64_t n = 0;
+    MG_CHECK_EQ_INT(aclGetViewShape(forked_tensor, &dims, &n), 0); /* the lock used before the fork */
+    free(dims);
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20); /* a hang dies of SIGALRM */
+        pthread_t a[2], b[2];
+        for (int i = 0; i < 2; i++) {
+            pthread_create(&a[i], NULL, child_describer, NULL);
+            pthread_create(&b[i], NULL, child_reader, NULL);
+        }
+        struct timespec t = {0, 500 * 1000 * 1000};
+        nanosleep(&t, NULL);
+        atomic_store(&child_stop, 1);
+        for (int i = 0; i < 2; i++) {
+            pthread_join(a[i], NULL);
+            pthread_join(b[i], NULL);
+        }
+        printf("  child: %d reads, %d wrong\n", atomic_load(&child_reads), atomic_load(&child_wrong));
+        fflush(stdout);
+        _exit(atomic_load(&child_wrong) == 0 && atomic_load(&child_reads) > 0 ? 0 : 3);
+    }
+    MG_CHECK(pid > 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        MG_FAIL("the child %s %d", WIFEXITED(status) ? "exited with" : "died of signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    else
+        MG_CHECK(1);
+    MG_CHECK_EQ_INT(aclDestroyTensor(forked_tensor), 0);
 }
 
 MG_TEST_MAIN()

@@ -883,4 +883,98 @@ MG_TEST(soc_profile_sessions) {
     unsetenv("MISHGRAD_SOC_VERSION");
 }
 
+/* ---- mgrt_launch_submit's in-place rule for strided direct tensors ------------------------------ */
+
+static atomic_int launch_runs;
+static void launch_fill(void *task, void *ctx) { memcpy(task, &ctx, sizeof ctx); }
+static int32_t launch_run(void *task) {
+    (void)task;
+    atomic_fetch_add(&launch_runs, 1);
+    return 0;
+}
+static void launch_release(void *task) { (void)task; }
+
+static mgrt_launch_tensor strided_tensor(const char *name, float *storage, float *first, int write) {
+    mgrt_launch_tensor t;
+    memset(&t, 0, sizeof t);
+    t.name = name;
+    t.storage = storage;
+    t.storage_bytes = 64 * sizeof(float);
+    t.elem_bytes = 4;
+    t.direct = 1;
+    /* 8 elements, every other float: [first, first + 15] */
+    t.access.ptr = first;
+    t.access.bytes = 15 * sizeof(float);
+    t.access.write = write;
+    t.access.rank = 1;
+    t.access.elem_bytes = 4;
+    t.access.dims[0] = 8;
+    t.access.strides[0] = 2 * sizeof(float);
+    return t;
+}
+
+/* Two direct tensors (read and written in place by the kernel) with strided accesses: their
+   ranges apart, launched; ranges that meet, refused naming both, even when the elements
+   interleave or are the same strided view (the runtime's rule for planned executors is the
+   conservative one: only an exact dense in-place pair may share bytes, mgrt.h); an input that
+   is not direct is not judged (the plan copies it first). */
+MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
+    up();
+    float *buf = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&buf, 64 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    mgrt_launch_tensor tensors[2];
+    mgrt_launch l;
+    memset(&l, 0, sizeof l);
+    l.api = "aclnnEdge";
+    l.op_name = "Edge";
+    l.tensors = tensors;
+    l.tensor_count = 2;
+    l.task_bytes = sizeof(void *);
+    l.fill = launch_fill;
+    l.steps = 1;
+    l.run = launch_run;
+    l.release = launch_release;
+    l.work_elements = 8;
+    atomic_store(&launch_runs, 0);
+    static const char refused[] = "aclnnEdge: refreshed addresses make x overlap y partially; only exact in-place "
+                                  "is allowed for a planned executor (run the first phase again)";
+    /* apart: floats 0..14 read, 32..46 written */
+    tensors[0] = strided_tensor("x", buf, buf, 0);
+    tensors[1] = strided_tensor("y", buf, buf + 32, 1);
+    if (mgrt_launch_submit(&l) != 0) MG_FAIL("apart: %s", take());
+    /* touching: y starts right after x's last float */
+    tensors[1] = strided_tensor("y", buf, buf + 15, 1);
+    if (mgrt_launch_submit(&l) != 0) MG_FAIL("touching: %s", take());
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
+    MG_CHECK_EQ_INT(atomic_load(&launch_runs), 2);
+    /* meeting: interleaved, one float shared, the same view */
+    float *starts[3] = {buf + 1, buf + 14, buf};
+    for (int k = 0; k < 3; k++) {
+        tensors[1] = strided_tensor("y", buf, starts[k], 1);
+        (void)aclGetRecentErrMsg();
+        MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
+        CHECK_MESSAGE(refused);
+    }
+    /* the input not direct: not judged */
+    tensors[0].direct = 0;
+    MG_CHECK_EQ_INT(mgrt_launch_submit(&l), 0);
+    /* dense, exactly in place (rank 0, the same range): allowed; one float off: refused */
+    tensors[0] = strided_tensor("x", buf, buf, 0);
+    tensors[1] = strided_tensor("y", buf, buf, 1);
+    tensors[0].access.rank = tensors[1].access.rank = 0;
+    tensors[0].access.elem_bytes = tensors[1].access.elem_bytes = 0;
+    MG_CHECK_EQ_INT(mgrt_launch_submit(&l), 0);
+    tensors[1].access.ptr = buf + 1;
+    MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE(refused);
+    /* the same bytes as elements of another width (a float read, halves written): not in place */
+    tensors[1].access.ptr = buf;
+    tensors[1].elem_bytes = 2;
+    MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE(refused);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
+    MG_CHECK_EQ_INT(atomic_load(&launch_runs), 4);
+    MG_CHECK_EQ_INT(aclrtFree(buf), 0);
+}
+
 MG_TEST_MAIN()
