@@ -23,7 +23,14 @@ enum { N = 16 };
    element bytes) and the return codes of its calls into g_rc. */
 typedef void (*scenario_fn)(uint8_t *const *args);
 static scenario_fn g_scenario;
-static void dispatch(uint8_t *const *args) { g_scenario(args); }
+/* UB bytes [2048, 4096) (the destinations and masks) after the scenario: a refused
+   instruction writes none of them (the rules run before any byte is written) */
+static uint8_t g_after[2048];
+static void dispatch(uint8_t *const *args) {
+    memset(asc_twin_ub_base() + 2048, 0xa5, 2048);
+    g_scenario(args);
+    memcpy(g_after, asc_twin_ub_base() + 2048, 2048);
+}
 static const asc_twin_kernel k_int = {"twin_int", 0, 1, dispatch};
 static uint8_t g_out[4096];
 static int g_rc[64];
@@ -54,6 +61,12 @@ static int run(scenario_fn s) {
 static void expect_refused(scenario_fn s, const char *want) {
     MG_CHECK_EQ_INT(run(s), ACL_ERROR_RT_AICORE_EXCEPTION);
     if (strcmp(g_msg, want) != 0) MG_FAIL("message \"%s\", expected \"%s\"", g_msg, want);
+    MG_CHECK_EQ_INT(g_rc[0], -1);
+    for (size_t i = 0; i < sizeof g_after; i++)
+        if (g_after[i] != 0xa5) {
+            MG_FAIL("%s: UB byte %zu written by a refused instruction", want, 2048 + i);
+            break;
+        }
 }
 static void expect_ok(scenario_fn s) {
     int status = run(s);
@@ -159,35 +172,35 @@ MG_TEST(binary_integer_lanes_wrap_to_their_width) {
 static void div_i32(uint8_t *const *a) {
     (void)a;
     load_xy(ASC_TWIN_I32);
-    asc_twin_binary("Div", ASC_TWIN_DIV, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), at(1, ASC_TWIN_I32), N);
+    g_rc[0] = asc_twin_binary("Div", ASC_TWIN_DIV, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), at(1, ASC_TWIN_I32), N);
 }
 static void power_i16(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("Power", ASC_TWIN_POWER, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), at(1, ASC_TWIN_I16), N);
+    g_rc[0] = asc_twin_binary("Power", ASC_TWIN_POWER, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), at(1, ASC_TWIN_I16), N);
 }
 static void add_i8(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), N);
+    g_rc[0] = asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), N);
 }
 static void add_u16(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_U16), at(0, ASC_TWIN_U16), at(1, ASC_TWIN_U16), N);
+    g_rc[0] = asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_U16), at(0, ASC_TWIN_U16), at(1, ASC_TWIN_U16), N);
 }
 static void and_f32(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("And", ASC_TWIN_AND, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F32), N);
+    g_rc[0] = asc_twin_binary("And", ASC_TWIN_AND, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F32), N);
 }
 static void add_mixed0(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I16), at(1, ASC_TWIN_I32), N);
+    g_rc[0] = asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I16), at(1, ASC_TWIN_I32), N);
 }
 static void add_mixed1(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), at(1, ASC_TWIN_F32), N);
+    g_rc[0] = asc_twin_binary("Add", ASC_TWIN_ADD, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), at(1, ASC_TWIN_F32), N);
 }
 static void binary_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_binary("Op", ASC_TWIN_BINARY_COUNT, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), at(1, ASC_TWIN_I32), N);
+    g_rc[0] = asc_twin_binary("Op", ASC_TWIN_BINARY_COUNT, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), at(1, ASC_TWIN_I32), N);
 }
 
 MG_TEST(binary_refuses_the_types_it_does_not_take) {
@@ -276,55 +289,55 @@ MG_TEST(shifts_in_every_integer_width) {
 
 static void shift_i32_32(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("ShiftRight", ASC_TWIN_SHIFT_RIGHT, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), 32.0, N);
+    g_rc[0] = asc_twin_scalar("ShiftRight", ASC_TWIN_SHIFT_RIGHT, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), 32.0, N);
 }
 static void shift_i8_8(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), 8.0, N);
+    g_rc[0] = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), 8.0, N);
 }
 static void shift_u64_64(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_U64), at(0, ASC_TWIN_U64), 64.0, N);
+    g_rc[0] = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_U64), at(0, ASC_TWIN_U64), 64.0, N);
 }
 static void shift_negative(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_U16), at(0, ASC_TWIN_U16), -1.0, N);
+    g_rc[0] = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_U16), at(0, ASC_TWIN_U16), -1.0, N);
 }
 static void shift_nan(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_U16), at(0, ASC_TWIN_U16), NAN, N);
+    g_rc[0] = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_U16), at(0, ASC_TWIN_U16), NAN, N);
 }
 static void shift_f32(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), 1.0, N);
+    g_rc[0] = asc_twin_scalar("ShiftLeft", ASC_TWIN_SHIFT_LEFT, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), 1.0, N);
 }
 static void leaky_i32(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("LeakyRelu", ASC_TWIN_LEAKY_RELU, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), 1.0, N);
+    g_rc[0] = asc_twin_scalar("LeakyRelu", ASC_TWIN_LEAKY_RELU, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), 1.0, N);
 }
 static void divs_i16(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("Divs", ASC_TWIN_DIVS, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), 1.0, N);
+    g_rc[0] = asc_twin_scalar("Divs", ASC_TWIN_DIVS, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), 1.0, N);
 }
 static void pows_i16(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("Power", ASC_TWIN_POWER_TS, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), 1.0, N);
+    g_rc[0] = asc_twin_scalar("Power", ASC_TWIN_POWER_TS, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), 1.0, N);
 }
 static void pows2_i16(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("Power", ASC_TWIN_POWER_ST, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), 1.0, N);
+    g_rc[0] = asc_twin_scalar("Power", ASC_TWIN_POWER_ST, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), 1.0, N);
 }
 static void adds_i8(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("Adds", ASC_TWIN_ADDS, at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), 1.0, N);
+    g_rc[0] = asc_twin_scalar("Adds", ASC_TWIN_ADDS, at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), 1.0, N);
 }
 static void adds_mixed(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("Adds", ASC_TWIN_ADDS, at(2, ASC_TWIN_F16), at(0, ASC_TWIN_F32), 1.0, N);
+    g_rc[0] = asc_twin_scalar("Adds", ASC_TWIN_ADDS, at(2, ASC_TWIN_F16), at(0, ASC_TWIN_F32), 1.0, N);
 }
 static void scalar_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_scalar("Op", ASC_TWIN_SCALAR_COUNT, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), 1.0, N);
+    g_rc[0] = asc_twin_scalar("Op", ASC_TWIN_SCALAR_COUNT, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), 1.0, N);
 }
 
 MG_TEST(tensor_scalar_refusals) {
@@ -372,23 +385,23 @@ MG_TEST(not_and_int32_relu) {
 
 static void relu_i16(uint8_t *const *a) {
     (void)a;
-    asc_twin_unary("Relu", ASC_TWIN_RELU, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), N);
+    g_rc[0] = asc_twin_unary("Relu", ASC_TWIN_RELU, at(2, ASC_TWIN_I16), at(0, ASC_TWIN_I16), N);
 }
 static void not_f32(uint8_t *const *a) {
     (void)a;
-    asc_twin_unary("Not", ASC_TWIN_NOT, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), N);
+    g_rc[0] = asc_twin_unary("Not", ASC_TWIN_NOT, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), N);
 }
 static void exp_i32(uint8_t *const *a) {
     (void)a;
-    asc_twin_unary("Exp", ASC_TWIN_EXP, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), N);
+    g_rc[0] = asc_twin_unary("Exp", ASC_TWIN_EXP, at(2, ASC_TWIN_I32), at(0, ASC_TWIN_I32), N);
 }
 static void unary_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_unary("Op", ASC_TWIN_UNARY_COUNT, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), N);
+    g_rc[0] = asc_twin_unary("Op", ASC_TWIN_UNARY_COUNT, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), N);
 }
 static void unary_mixed(uint8_t *const *a) {
     (void)a;
-    asc_twin_unary("Abs", ASC_TWIN_ABS, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_BF16), N);
+    g_rc[0] = asc_twin_unary("Abs", ASC_TWIN_ABS, at(2, ASC_TWIN_F32), at(0, ASC_TWIN_BF16), N);
 }
 
 MG_TEST(unary_refusals) {
@@ -426,11 +439,11 @@ static void mul_add_half(uint8_t *const *a) {
 }
 static void mul_add_i8(uint8_t *const *a) {
     (void)a;
-    asc_twin_mul_add_dst(at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), N);
+    g_rc[0] = asc_twin_mul_add_dst(at(2, ASC_TWIN_I8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), N);
 }
 static void mul_add_mixed(uint8_t *const *a) {
     (void)a;
-    asc_twin_mul_add_dst(at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F16), N);
+    g_rc[0] = asc_twin_mul_add_dst(at(2, ASC_TWIN_F32), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F16), N);
 }
 
 MG_TEST(mul_add_dst_integer_and_half) {
@@ -471,7 +484,7 @@ static void duplicate_all(uint8_t *const *a) {
 }
 static void duplicate_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_duplicate(at(2, ASC_TWIN_DTYPE_COUNT), 1.0, 4);
+    g_rc[0] = asc_twin_duplicate(at(2, ASC_TWIN_DTYPE_COUNT), 1.0, 4);
 }
 
 MG_TEST(duplicate_in_every_width) {
@@ -567,23 +580,23 @@ MG_TEST(compare_in_every_mode) {
 
 static void compare_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_compare(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F32), (asc_twin_cmp_mode)6, 8);
+    g_rc[0] = asc_twin_compare(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F32), (asc_twin_cmp_mode)6, 8);
 }
 static void compare_scalar_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_compare_scalar(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F16), 1.0, (asc_twin_cmp_mode)-1, 8);
+    g_rc[0] = asc_twin_compare_scalar(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F16), 1.0, (asc_twin_cmp_mode)-1, 8);
 }
 static void compare_i8(uint8_t *const *a) {
     (void)a;
-    asc_twin_compare(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), ASC_TWIN_CMP_LT, 8);
+    g_rc[0] = asc_twin_compare(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), ASC_TWIN_CMP_LT, 8);
 }
 static void compare_mixed(uint8_t *const *a) {
     (void)a;
-    asc_twin_compare(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F16), ASC_TWIN_CMP_LT, 8);
+    g_rc[0] = asc_twin_compare(at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F16), ASC_TWIN_CMP_LT, 8);
 }
 static void compare_mask_capacity(uint8_t *const *a) { /* 257 elements need 33 mask bytes */
     (void)a;
-    asc_twin_compare_scalar(tt_ub(3072, 32, ASC_TWIN_U8), at(0, ASC_TWIN_F32), 1.0, ASC_TWIN_CMP_LT, 257);
+    g_rc[0] = asc_twin_compare_scalar(tt_ub(3072, 32, ASC_TWIN_U8), at(0, ASC_TWIN_F32), 1.0, ASC_TWIN_CMP_LT, 257);
 }
 static void compare_mask_exact(uint8_t *const *a) { /* 256 elements: 32 mask bytes fit */
     (void)a;
@@ -640,29 +653,29 @@ MG_TEST(select_in_every_mode) {
 
 static void select_unknown(uint8_t *const *a) {
     (void)a;
-    asc_twin_select(at(2, ASC_TWIN_F32), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F32), 0.0,
+    g_rc[0] = asc_twin_select(at(2, ASC_TWIN_F32), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_F32), 0.0,
                     (asc_twin_sel_mode)3, 8);
 }
 static void select_i8(uint8_t *const *a) {
     (void)a;
-    asc_twin_select(at(2, ASC_TWIN_I8), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), 0.0,
+    g_rc[0] = asc_twin_select(at(2, ASC_TWIN_I8), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_I8), at(1, ASC_TWIN_I8), 0.0,
                     ASC_TWIN_SEL_TENSOR_TENSOR_MODE, 8);
 }
 static void select_mixed(uint8_t *const *a) {
     (void)a;
-    asc_twin_select(at(2, ASC_TWIN_F32), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_I32), 0.0,
+    g_rc[0] = asc_twin_select(at(2, ASC_TWIN_F32), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F32), at(1, ASC_TWIN_I32), 0.0,
                     ASC_TWIN_SEL_TENSOR_TENSOR_MODE, 8);
 }
 static void select_mixed0(uint8_t *const *a) {
     (void)a;
     asc_twin_ub_ref none = {NULL, 0, ASC_TWIN_F32};
-    asc_twin_select(at(2, ASC_TWIN_F32), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F16), none, 0.0,
+    g_rc[0] = asc_twin_select(at(2, ASC_TWIN_F32), at(3, ASC_TWIN_U8), at(0, ASC_TWIN_F16), none, 0.0,
                     ASC_TWIN_SEL_TENSOR_SCALAR_MODE, 8);
 }
 static void select_mask_capacity(uint8_t *const *a) {
     (void)a;
     asc_twin_ub_ref none = {NULL, 0, ASC_TWIN_F32};
-    asc_twin_select(at(2, ASC_TWIN_F32), tt_ub(3072, 1, ASC_TWIN_U8), at(0, ASC_TWIN_F32), none, 0.0,
+    g_rc[0] = asc_twin_select(at(2, ASC_TWIN_F32), tt_ub(3072, 1, ASC_TWIN_U8), at(0, ASC_TWIN_F32), none, 0.0,
                     ASC_TWIN_SEL_TENSOR_SCALAR_MODE, 9);
 }
 
