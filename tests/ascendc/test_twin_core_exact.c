@@ -478,6 +478,28 @@ static void sync_after_return(uint8_t *const *args) {
     asc_twin_sync_all("SyncAll", 0);
 }
 
+/* blocks 0..2 meet at a SyncAll of 3 (block 3 returns), then blocks 0 and 1 at one of 2 while
+   block 2, outside that group, has returned: allowed (only a participant's return strands) */
+static void sync_three_then_two(uint8_t *const *args) {
+    (void)args;
+    int64_t i = asc_twin_block_idx();
+    if (i == 3) return;
+    asc_twin_sync_all("SyncAll", 3);
+    if (i == 2) return;
+    sleep_ms(30);
+    asc_twin_sync_all("SyncAll", 2);
+}
+/* block 1 waits at a SyncAll of both; block 0 first passes a SyncAll of itself alone (usedCores
+   1: nothing to wait for, whoever waits elsewhere), then joins */
+static void sync_one_then_two(uint8_t *const *args) {
+    (void)args;
+    if (asc_twin_block_idx() == 0) {
+        sleep_ms(30);
+        asc_twin_sync_all("SyncAll", 1);
+    }
+    asc_twin_sync_all("SyncAll", 2);
+}
+
 MG_TEST(sync_all_rules) {
     g_used_cores = -1, g_only_block0 = 1;
     expect_refused(sync_used, 4, "twin_core block 0: SyncAll: usedCores -1 outside [0, blockDim 4]");
@@ -492,6 +514,8 @@ MG_TEST(sync_all_rules) {
                    "twin_core block 2: SyncAll: block 2 is not one of the 2 blocks this SyncAll synchronises");
     expect_ok(sync_alone, 1);
     MG_CHECK_EQ_INT(g_v[0], 0);
+    expect_ok(sync_three_then_two, 4);
+    expect_ok(sync_one_then_two, 2);
 
     memset(g_slots, 0, sizeof g_slots);
     expect_ok(sync_rounds, 4);
