@@ -26,7 +26,7 @@ static scenario_fn g_scenario;
 static void dispatch(uint8_t *const *args) { g_scenario(args); }
 static const asc_twin_kernel k_copy = {"twin_copy", 0, 2, dispatch};
 static uint8_t *g_gm, *g_gm2;  /* 4096 bytes each (GmAlloc) */
-static uint8_t g_ub[4096];    /* UB bytes [0, 4096) after the scenario */
+static uint8_t g_ub[8192];    /* UB bytes [0, 8192) after the scenario */
 static int g_rc[16];
 static double g_val[16];
 static char g_msg[512];
@@ -549,6 +549,83 @@ MG_TEST(scalar_access_refusals) {
     MG_CHECK_EQ_INT(g_rc[1], 0);
     for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm2[i], 0xff);
     MG_CHECK_EQ_INT(g_gm2[64], 0);
+}
+
+/* ---- aclrtMalloc's padding from an offset inside the block ------------------------------------- */
+
+static uint8_t *g_dev; /* aclrtMalloc(4000): CANN's allocation spans 4032 bytes */
+static void dev_setup(void) {
+    setup();
+    if (g_dev == NULL) {
+        void *p = NULL;
+        MG_CHECK_EQ_INT(aclrtMalloc(&p, 4000, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+        g_dev = p;
+    }
+    for (int i = 0; i < 1000; i++) fput(g_dev, (size_t)i, (float)i);
+}
+static void dev_read(uint8_t *const *a) {
+    (void)a;
+    ub_sentinel();
+    /* 16 floats from byte 3968: 8 in the block, 8 in the padding (zeros) */
+    g_rc[0] = asc_twin_copy_gm_to_ub(tt_ub(0, 4096, F32), tt_gm(g_dev + 3968, UINT64_MAX, F32), 16);
+    /* 8 floats from the block's very end: all padding */
+    g_rc[1] = asc_twin_copy_gm_to_ub(tt_ub(128, 4096, F32), tt_gm(g_dev + 4000, UINT64_MAX, F32), 8);
+    /* params: 2 blocks of 16 bytes, 3984 bytes apart: the second starts at 4000 (zeros) */
+    asc_twin_copy_params p = {2, 16, 3984, 0, 1};
+    g_rc[2] = asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(256, 4096, F32), tt_gm(g_dev, UINT64_MAX, F32), &p, NULL);
+    /* 3 blocks of 1344 bytes: the third ends 32 bytes into the padding */
+    asc_twin_copy_params q = {3, 1344, 0, 0, 1};
+    g_rc[3] = asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(512, 8192, F32), tt_gm(g_dev, UINT64_MAX, F32), &q, NULL);
+    memcpy(g_ub, asc_twin_ub_base(), sizeof g_ub);
+}
+static void dev_write(uint8_t *const *a) {
+    (void)a;
+    asc_twin_duplicate(tt_ub(0, 4096, F32), -1.0, 1024);
+    /* 16 floats to byte 3968: the 8 in the block written, the 8 in the padding dropped */
+    g_rc[0] = asc_twin_copy_ub_to_gm(tt_gm(g_dev + 3968, UINT64_MAX, F32), tt_ub(0, 4096, F32), 16);
+    /* params: 2 blocks of 16 bytes, the second at 4000: dropped */
+    asc_twin_copy_params p = {2, 16, 0, 3984, 1};
+    g_rc[1] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(g_dev, UINT64_MAX, F32), tt_ub(0, 4096, F32), &p);
+}
+static void dev_past(uint8_t *const *a) {
+    (void)a;
+    g_rc[0] = asc_twin_copy_gm_to_ub(tt_ub(0, 4096, F32), tt_gm(g_dev + 4000, UINT64_MAX, F32), 24);
+}
+
+MG_TEST(aclrtmalloc_padding_from_an_offset) {
+    dev_setup();
+    expect_ok(dev_read);
+    for (int i = 0; i < 4; i++) MG_CHECK_EQ_INT(g_rc[i], 0);
+    for (int k = 0; k < 8; k++) {
+        MG_CHECK(fget(g_ub, (size_t)k) == (float)(992 + k));
+        MG_CHECK(fget(g_ub, 8 + (size_t)k) == 0.0f);
+        MG_CHECK(fget(g_ub + 128, (size_t)k) == 0.0f);
+    }
+    for (int k = 0; k < 4; k++) {
+        MG_CHECK(fget(g_ub + 256, (size_t)k) == (float)k);
+        MG_CHECK(fget(g_ub + 256 + 32, (size_t)k) == 0.0f);
+    }
+    for (int k = 0; k < 1008; k++) { /* 3 blocks of 336 floats, each rounded to 1344 bytes in the UB: no gap */
+        float want = k < 1000 ? (float)k : 0.0f;
+        if (fget(g_ub + 512, (size_t)k) != want) {
+            MG_FAIL("params read element %d: %g", k, (double)fget(g_ub + 512, (size_t)k));
+            break;
+        }
+    }
+    dev_setup();
+    expect_ok(dev_write);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(g_rc[1], 0);
+    for (int k = 0; k < 992; k++) {
+        float want = k < 4 ? -1.0f : (float)k;
+        if (fget(g_dev, (size_t)k) != want) {
+            MG_FAIL("element %d: %g", k, (double)fget(g_dev, (size_t)k));
+            break;
+        }
+    }
+    for (int k = 992; k < 1000; k++) MG_CHECK(fget(g_dev, (size_t)k) == -1.0f);
+    expect_refused(dev_past, "twin_copy block 0: DataCopy: GM bytes [4000, 4096) of the source run 96 bytes past the "
+                             "end of its aclrtMalloc block (4000 bytes)");
 }
 
 MG_TEST_MAIN()

@@ -220,6 +220,12 @@ static void in_place(uint8_t *const *a) {
     case 16: /* a cast into a wider destination at the same start */
         g_rc[0] = asc_twin_cast(tt_ub(0, 4096, ASC_TWIN_F32), tt_ub(0, 4096, ASC_TWIN_F16), ASC_TWIN_CAST_NONE, 16);
         break;
+    case 18: /* operands that touch without overlapping: dst right after the source */
+        g_rc[0] = asc_twin_scalar("Adds", ASC_TWIN_ADDS, tt_ub(64, 4032, ASC_TWIN_F32), t, 1.0, 16);
+        break;
+    case 19: /* and right before it */
+        g_rc[0] = asc_twin_scalar("Adds", ASC_TWIN_ADDS, t, tt_ub(64, 4032, ASC_TWIN_F32), 1.0, 16);
+        break;
     default: /* DataCopy UB -> UB shifted by one block */
         g_rc[0] = asc_twin_copy_ub_to_ub(tt_ub(32, 4064, ASC_TWIN_F32), t, 16);
         break;
@@ -247,6 +253,8 @@ MG_TEST(in_place_operands) {
     for (int strict = 0; strict < 2; strict++) {
         if (strict) setenv("MISHGRAD_TWIN_STRICT", "1", 1);
         for (int c = 0; c <= 9; c++) expect_in_place(c);
+        expect_in_place(18);
+        expect_in_place(19);
         unsetenv("MISHGRAD_TWIN_STRICT");
     }
     expect_in_place(1);
