@@ -180,6 +180,14 @@ MG_TEST(a_helper_thread_that_cannot_start_fails_the_launch) {
     MG_CHECK_EQ_INT(atomic_load(&g_fail_threads), 0);
     /* and the next launch starts its helper */
     MG_CHECK_EQ_INT(run(sync_pair, 2, 0), 0);
+    /* what the failed start had allocated is given back: 200 more failures keep the heap */
+    long long before = mg_heap_in_use();
+    for (int i = 0; i < 200; i++) {
+        atomic_store(&g_fail_threads, 1);
+        MG_CHECK_EQ_INT(run(sync_pair, 2, 0), ACL_ERROR_RT_AICORE_EXCEPTION);
+    }
+    long long after = mg_heap_in_use();
+    if (before >= 0 && after - before > 2048) MG_FAIL("the heap grew by %lld bytes over 200 failed starts", after - before);
 }
 
 MG_TEST(launches_leave_the_heap_as_they_found_it) {
