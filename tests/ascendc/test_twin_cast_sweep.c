@@ -323,4 +323,78 @@ MG_TEST(conversions_and_modes_outside_the_table) {
     MG_CHECK_EQ_INT(g_out[0], 0);
 }
 
+/* ---- ScalarCast: a float to each destination of the float rows ------------------------------ */
+
+static const float SC_VALUES[] = {2.5f, -2.5f, 3.5f, -0.4f, 0x1.002p0f, 0x1.006p0f, 0x1.01p0f, -0x1.01p0f, 70000.0f,
+                                  65520.0f, 3e9f, -3e9f, 0x1p-25f, 0x1.8p-25f, 0x1.0008p-13f, 1e20f, -1e20f, 0.0f};
+enum { SC_N = sizeof SC_VALUES / sizeof SC_VALUES[0] };
+static double g_sc[8][8][SC_N];
+static int g_sc_rc[8][8][SC_N];
+static asc_twin_dtype g_sc_to;
+static int g_sc_refused_rc;
+static void scalar_casts(uint8_t *const *args) {
+    (void)args;
+    static const asc_twin_dtype to[] = {F32, I32, F16, I64, I16, BF16};
+    for (int t = 0; t < 6; t++)
+        for (int mode = NONE; mode <= ODD; mode++)
+            for (int i = 0; i < SC_N; i++) {
+                int modes = 0;
+                for (size_t k = 0; k < sizeof TABLE / sizeof TABLE[0]; k++)
+                    if (TABLE[k].src == F32 && TABLE[k].dst == to[t]) modes = TABLE[k].modes;
+                if (!(modes & (1 << mode))) continue;
+                g_sc_rc[t][mode][i] = asc_twin_scalar_cast(SC_VALUES[i], to[t], (asc_twin_round_mode)mode, &g_sc[t][mode][i]);
+            }
+}
+static void scalar_cast_refused(uint8_t *const *args) {
+    (void)args;
+    double v = 12345.0;
+    g_sc_refused_rc = asc_twin_scalar_cast(1.5f, g_sc_to, (asc_twin_round_mode)g_mode, &v);
+    if (v != 12345.0) g_sc_refused_rc = 100; /* nothing written */
+}
+
+MG_TEST(scalar_cast_against_the_reference) {
+    static const asc_twin_dtype to[] = {F32, I32, F16, I64, I16, BF16};
+    g_s = F32;
+    static uint8_t dummy[32];
+    uint8_t *args[1] = {dummy};
+    static const asc_twin_kernel k_sc = {"twin_sweep", 0, 1, scalar_casts};
+    run_cast(F32, F32, RINT, g_in, g_out, 1); /* (initialises) */
+    MG_CHECK_EQ_INT(tt_run(&k_sc, 1, args, 1, g_msg, sizeof g_msg), 0);
+    for (int t = 0; t < 6; t++)
+        for (int mode = NONE; mode <= ODD; mode++) {
+            int modes = 0;
+            for (size_t k = 0; k < sizeof TABLE / sizeof TABLE[0]; k++)
+                if (TABLE[k].src == F32 && TABLE[k].dst == to[t]) modes = TABLE[k].modes;
+            if (!(modes & (1 << mode))) continue;
+            for (int i = 0; i < SC_N; i++) {
+                long double want = expected(SC_VALUES[i], F32, to[t], mode);
+                if (g_sc_rc[t][mode][i] != 0 || g_sc[t][mode][i] != (double)want) /* the result is a double */
+                    MG_FAIL("ScalarCast %.9g to %d mode %d: %d %.12g, expected %.12Lg", (double)SC_VALUES[i], to[t],
+                            mode, g_sc_rc[t][mode][i], g_sc[t][mode][i], want);
+            }
+        }
+    /* what the table lacks: refused, -1, nothing written */
+    static const struct {
+        asc_twin_dtype to;
+        int mode;
+        const char *want;
+    } refused[] = {
+        {U8, RINT, "twin_sweep block 0: ScalarCast: float to uint8_t in CAST_RINT is not a conversion CANN's Cast supports"},
+        {I32, NONE, "twin_sweep block 0: ScalarCast: float to int32_t in CAST_NONE is not a conversion CANN's Cast supports"},
+        {BF16, ODD, "twin_sweep block 0: ScalarCast: float to bfloat16_t in CAST_ODD is not a conversion CANN's Cast "
+                    "supports"},
+        {F16, ODD + 1, "twin_sweep block 0: ScalarCast: float to half in an unknown round mode is not a conversion "
+                       "CANN's Cast supports"},
+        {F16, -1, "twin_sweep block 0: ScalarCast: float to half in an unknown round mode is not a conversion CANN's "
+                  "Cast supports"},
+    };
+    static const asc_twin_kernel k_ref = {"twin_sweep", 0, 1, scalar_cast_refused};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        g_sc_to = refused[k].to, g_mode = refused[k].mode;
+        MG_CHECK_EQ_INT(tt_run(&k_ref, 1, args, 1, g_msg, sizeof g_msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+        if (strcmp(g_msg, refused[k].want) != 0) MG_FAIL("\"%s\", expected \"%s\"", g_msg, refused[k].want);
+        MG_CHECK_EQ_INT(g_sc_refused_rc, -1);
+    }
+}
+
 MG_TEST_MAIN()

@@ -529,7 +529,60 @@ static void fill_exact(uint8_t *const *a) {
     g_rc[1] = asc_twin_gm_fill(tt_gm(a[1], 64, ASC_TWIN_I8), 0, 5.0);
 }
 
+static void gm_far_past(uint8_t *const *a) { g_rc[0] = asc_twin_gm_get_value(tt_gm(a[1], 64, ASC_TWIN_I32), 100, &g_val[0]); }
+/* a count-form move to GM of a source with unwritten bytes: refused, nothing written */
+static void out_unwritten(uint8_t *const *a) {
+    asc_twin_duplicate(tt_ub(0, 4096, F32), 1.0, 8);
+    asc_twin_set_value(tt_ub(0, 4096, F32), 9, 2.0);
+    g_rc[0] = asc_twin_copy_ub_to_gm(tt_gm(a[1], 4096, F32), tt_ub(0, 4096, F32), 16);
+}
+static void params_out_unwritten(uint8_t *const *a) { /* the second block's bytes 4..7 were never written */
+    asc_twin_duplicate(tt_ub(0, 4096, F32), 1.0, 8);
+    asc_twin_set_value(tt_ub(0, 4096, F32), 16, 2.0);
+    asc_twin_copy_params p = {2, 8, 1, 0, 1};
+    g_rc[0] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, F32), tt_ub(0, 4096, F32), &p);
+}
+/* the UB side of a params move: 32-byte aligned, within the UB */
+static void params_ub_misaligned(uint8_t *const *a) {
+    asc_twin_copy_params p = {1, 32, 0, 0, 1};
+    g_rc[0] = asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(4, 4092, F32), tt_gm(a[0], 4096, F32), &p, NULL);
+}
+static void params_out_misaligned(uint8_t *const *a) {
+    asc_twin_duplicate(tt_ub(0, 4096, F32), 1.0, 64);
+    asc_twin_copy_params p = {1, 32, 0, 0, 1};
+    g_rc[0] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, F32), tt_ub(36, 4060, F32), &p);
+}
+static void params_ub_end(uint8_t *const *a) {
+    asc_twin_copy_params p = {2, 64, 0, 0, 1};
+    g_rc[0] = asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(196608 - 64, 4096, F32), tt_gm(a[0], 4096, F32), &p, NULL);
+}
+/* blocks of 0 bytes out: nothing moves, nothing is checked for being written */
+static void params_out_empty(uint8_t *const *a) {
+    asc_twin_copy_params p = {3, 0, 0, 0, 1};
+    g_rc[0] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, F32), tt_ub(0, 4096, F32), &p);
+    asc_twin_copy_params q = {0, 32, 0, 0, 1};
+    g_rc[1] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, F32), tt_ub(0, 4096, F32), &q);
+}
+
 MG_TEST(scalar_access_refusals) {
+    expect_refused(gm_far_past, "twin_copy block 0: GetValue: GM bytes [400, 404) of the tensor exceed the 64 bytes "
+                                "SetGlobalBuffer gave");
+    memset(g_gm2, 0x33, 4096);
+    expect_refused(out_unwritten, "twin_copy block 0: DataCopy: 28 of the 64 bytes the source tensor gives to GM were "
+                                  "never written (first at UB offset 32)");
+    expect_refused(params_out_unwritten, "twin_copy block 0: DataCopyPad: 4 of the 8 bytes the source tensor gives to "
+                                         "GM were never written (first at UB offset 68)");
+    for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm2[i], 0x33);
+    expect_refused(params_ub_misaligned,
+                   "twin_copy block 0: DataCopyPad: the destination tensor starts at UB offset 4, not 32-byte aligned");
+    expect_refused(params_out_misaligned,
+                   "twin_copy block 0: DataCopyPad: the source tensor starts at UB offset 36, not 32-byte aligned");
+    expect_refused(params_ub_end, "twin_copy block 0: DataCopyPad: the destination tensor's 128 bytes at UB offset "
+                                  "196544 run past the UB's end (196608 bytes)");
+    expect_ok(params_out_empty);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(g_rc[1], 0);
+    for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm2[i], 0x33);
     expect_refused(ub_past, "twin_copy block 0: SetValue: index 32 is past the tensor's 32 elements");
     expect_refused(ub_get_past, "twin_copy block 0: GetValue: index 31 is past the tensor's 31 elements");
     expect_refused(ub_unknown, "twin_copy block 0: SetValue: unknown element type 11");
@@ -592,6 +645,13 @@ static void dev_past(uint8_t *const *a) {
     g_rc[0] = asc_twin_copy_gm_to_ub(tt_ub(0, 4096, F32), tt_gm(g_dev + 4000, UINT64_MAX, F32), 24);
 }
 
+/* a scalar access gets no padding: past the aclrtMalloc block's end it is an error */
+static void dev_scalar_past(uint8_t *const *a) {
+    (void)a;
+    double v;
+    g_rc[0] = asc_twin_gm_get_value(tt_gm(g_dev, UINT64_MAX, F32), 1000, &v);
+}
+
 MG_TEST(aclrtmalloc_padding_from_an_offset) {
     dev_setup();
     expect_ok(dev_read);
@@ -626,6 +686,8 @@ MG_TEST(aclrtmalloc_padding_from_an_offset) {
     for (int k = 992; k < 1000; k++) MG_CHECK(fget(g_dev, (size_t)k) == -1.0f);
     expect_refused(dev_past, "twin_copy block 0: DataCopy: GM bytes [4000, 4096) of the source run 96 bytes past the "
                              "end of its aclrtMalloc block (4000 bytes)");
+    expect_refused(dev_scalar_past, "twin_copy block 0: GetValue: GM bytes [4000, 4004) of the tensor run 4 bytes past "
+                                    "the end of its aclrtMalloc block (4000 bytes)");
 }
 
 MG_TEST_MAIN()

@@ -750,7 +750,78 @@ MG_TEST(gm_alloc_and_free) {
     char want2[96];
     snprintf(want2, sizeof want2, "GmAlloc: no memory for %zu bytes", (size_t)SIZE_MAX);
     expect_msg(want2);
-    MG_CHECK(asc_twin_gm_alloc(SIZE_MAX - 30) == NULL);
+    MG_CHECK(asc_twin_gm_alloc(SIZE_MAX - 30) == NULL); /* the largest size whose rounding to 32 wraps */
+    snprintf(want2, sizeof want2, "GmAlloc: no memory for %zu bytes", (size_t)SIZE_MAX - 30);
+    expect_msg(want2);
+}
+
+/* ---- calls outside a launch, and after a break ------------------------------------------------ */
+
+static uint8_t *g_gm64;
+/* every call of the core returns -1 (or does nothing) once its block broke a rule: the first
+   report stays the launch's message */
+static void after_break(uint8_t *const *args) {
+    (void)args;
+    asc_twin_ub_ref t = tt_ub(0, 256, ASC_TWIN_F32);
+    asc_twin_duplicate(t, 1.0, 64);
+    asc_twin_report("First", "the break");
+    double v = 0;
+    asc_twin_repeat r = {1, 8, 0, 0, 1, 1, 1, 8};
+    asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+    asc_twin_copy_params p = {1, 32, 0, 0, 1};
+    int rc[16] = {
+        asc_twin_unary("Abs", ASC_TWIN_ABS, t, t, 8),
+        asc_twin_duplicate(t, 2.0, 8),
+        asc_twin_get_value(t, 0, &v),
+        asc_twin_set_value(t, 0, 3.0),
+        asc_twin_gm_get_value(tt_gm(g_gm64, 64, ASC_TWIN_F32), 0, &v),
+        asc_twin_gm_set_value(tt_gm(g_gm64, 64, ASC_TWIN_F32), 0, 3.0),
+        asc_twin_gm_fill(tt_gm(g_gm64, 64, ASC_TWIN_F32), 4, 3.0),
+        asc_twin_whole_reduce("WholeReduceSum", ASC_TWIN_REDUCE_SUM, tt_ub(256, 256, ASC_TWIN_F32), t, &r,
+                              ASC_TWIN_ORDER_ONLY_VALUE),
+        asc_twin_level0("Add", 1, ASC_TWIN_ADD, t, t, t, 0.0, &r, &st),
+        asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(g_gm64, 64, ASC_TWIN_F32), t, &p),
+        asc_twin_copy_gm_to_ub_params("DataCopyPad", t, tt_gm(g_gm64, 64, ASC_TWIN_F32), &p, NULL),
+        asc_twin_copy_ub_to_gm(tt_gm(g_gm64, 64, ASC_TWIN_F32), t, 8),
+        asc_twin_cast(tt_ub(256, 256, ASC_TWIN_F16), t, ASC_TWIN_CAST_RINT, 8),
+        asc_twin_reduce("ReduceSum", ASC_TWIN_REDUCE_SUM, tt_ub(256, 4, ASC_TWIN_F32), t, 8, 0),
+        asc_twin_compare_scalar(tt_ub(256, 32, ASC_TWIN_U8), t, 1.0, ASC_TWIN_CMP_EQ, 8),
+        asc_twin_select(t, tt_ub(256, 32, ASC_TWIN_U8), t, t, 0.0, ASC_TWIN_SEL_TENSOR_TENSOR_MODE, 8),
+    };
+    for (int i = 0; i < 16; i++) g_v[i] = rc[i];
+    asc_twin_set_atomic(ASC_TWIN_ATOMIC_ADD, ASC_TWIN_F32); /* ignored */
+    asc_twin_sync_all("SyncAll", 0);                         /* returns at once */
+    float f;
+    memcpy(&f, t.addr, 4);
+    g_v[16] = f == 1.0f; /* nothing above wrote */
+    uint64_t used = 0;
+    g_v[17] = asc_twin_ub_init_buffer(&used, 32); /* placement is arithmetic: still answers */
+}
+
+MG_TEST(calls_outside_a_launch_and_after_a_break) {
+    setup();
+    if (g_gm64 == NULL) g_gm64 = asc_twin_gm_alloc(64);
+    memset(g_gm64, 0, 64);
+    expect_refused(after_break, 2, "twin_core block 0: First: the break");
+    for (int i = 0; i < 16; i++)
+        if (g_v[i] != -1) MG_FAIL("call %d after the break returned %lld", i, (long long)g_v[i]);
+    MG_CHECK_EQ_INT(g_v[16], 1);
+    MG_CHECK_EQ_INT(g_v[17], 0);
+    for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm64[i], 0);
+    /* outside any launch: no UB, so every instruction is -1 and nothing is reported */
+    asc_twin_ub_ref t = {g_arg0, 64, ASC_TWIN_F32};
+    double v = 0;
+    MG_CHECK_EQ_INT(asc_twin_unary("Abs", ASC_TWIN_ABS, t, t, 8), -1);
+    MG_CHECK_EQ_INT(asc_twin_gm_get_value(tt_gm(g_gm64, 64, ASC_TWIN_F32), 0, &v), -1);
+    MG_CHECK_EQ_INT(asc_twin_gm_set_value(tt_gm(g_gm64, 64, ASC_TWIN_F32), 0, 1.0), -1);
+    MG_CHECK_EQ_INT(asc_twin_gm_fill(tt_gm(g_gm64, 64, ASC_TWIN_F32), 1, 1.0), -1);
+    asc_twin_repeat r = {1, 8, 0, 0, 1, 1, 1, 8};
+    asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+    MG_CHECK_EQ_INT(asc_twin_level0("Add", 1, ASC_TWIN_ADD, t, t, t, 0.0, &r, &st), -1);
+    MG_CHECK_EQ_INT(asc_twin_whole_reduce("WholeReduceSum", ASC_TWIN_REDUCE_SUM, t, t, &r, ASC_TWIN_ORDER_ONLY_VALUE), -1);
+    asc_twin_set_atomic(ASC_TWIN_ATOMIC_ADD, ASC_TWIN_F32);
+    asc_twin_sync_all("SyncAll", 0);
+    for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm64[i], 0);
 }
 
 /* ---- the registry --------------------------------------------------------------------------- */

@@ -552,6 +552,18 @@ static void compare_all(uint8_t *const *a) {
         memset(ds.addr, 0xff, 32);
         g_rc[12 + mode] = asc_twin_compare_scalar(ds, at(0, ASC_TWIN_F32), 2.0, (asc_twin_cmp_mode)mode, 10);
     }
+    /* bfloat16 (the float values are exact in it: 1, 2, 3, NaN, -0, 5.5, ...) against 2 */
+    for (int i = 0; i < 10; i++) {
+        uint32_t u;
+        memcpy(&u, &CX[i], 4);
+        uint16_t h = (uint16_t)(u >> 16);
+        memcpy(at(0, ASC_TWIN_BF16).addr + 512 + 2 * i, &h, 2);
+    }
+    for (int mode = 0; mode < 6; mode++) {
+        asc_twin_ub_ref db = tt_ub(2048 + 768 + 32 * (uint64_t)mode, 32, ASC_TWIN_U8);
+        memset(db.addr, 0xff, 32);
+        g_rc[18 + mode] = asc_twin_compare_scalar(db, tt_ub(512, 512, ASC_TWIN_BF16), 2.0, (asc_twin_cmp_mode)mode, 10);
+    }
     memcpy(g_out, at(2, ASC_TWIN_U8).addr, 1024);
 }
 
@@ -564,7 +576,15 @@ MG_TEST(compare_in_every_mode) {
         MG_CHECK_EQ_INT(g_rc[6 + mode], 0);
         MG_CHECK_EQ_INT(g_rc[12 + mode], 0);
         const uint8_t *m = g_out + 32 * mode, *mi = g_out + 256 + 32 * mode, *ms = g_out + 512 + 32 * mode;
+        const uint8_t *mb = g_out + 768 + 32 * mode;
+        MG_CHECK_EQ_INT(g_rc[18 + mode], 0);
         for (int i = 0; i < 10; i++) {
+            float bf; /* CX[i] truncated to bfloat16: exact for these values except -1e30 */
+            uint32_t u;
+            memcpy(&u, &CX[i], 4);
+            u &= 0xffff0000u;
+            memcpy(&bf, &u, 4);
+            if (bit(mb, i) != cmp_ref(mode, bf, 2.0)) MG_FAIL("CompareScalar bfloat16 mode %d element %d", mode, i);
             if (bit(m, i) != cmp_ref(mode, CX[i], CY[i])) MG_FAIL("Compare float mode %d element %d", mode, i);
             if (bit(mi, i) != cmp_ref(mode, (double)IX[i], (double)IY[i])) MG_FAIL("Compare int32 mode %d element %d", mode, i);
             if (bit(ms, i) != cmp_ref(mode, CX[i], 2.0)) MG_FAIL("CompareScalar mode %d element %d", mode, i);

@@ -314,6 +314,32 @@ MG_TEST(select_and_compare_records) {
     g_n = CNT;
 }
 
+/* ---- DataCopyPad: data and pad values written, the rest not ------------------------------------- */
+
+static int g_is_pad;
+static void pad_in(void) {
+    static uint8_t *gm;
+    if (gm == NULL) gm = asc_twin_gm_alloc(256);
+    /* one block of 3 floats, 2 left and 1 right padding floats: 24 bytes of UB rounded to 32 */
+    asc_twin_copy_params p = {1, 12, 0, 0, 1};
+    asc_twin_pad_params pad = {g_is_pad, 2, 1, 9.0};
+    asc_twin_copy_gm_to_ub_params("DataCopyPad", slot(2, F32), tt_gm(gm, 256, F32), &p, &pad);
+}
+
+MG_TEST(datacopypad_padding_records) {
+    g_n = 8;
+    g_instr = pad_in, g_hole = -1, g_dst = DST_F32;
+    g_is_pad = 1;
+    for (g_probe = 0; g_probe < 8; g_probe++) {
+        MG_CHECK_EQ_INT(run(), g_probe < 6 ? 0 : ACL_ERROR_RT_AICORE_EXCEPTION); /* 2 + 3 + 1 written */
+    }
+    g_is_pad = 0;
+    for (g_probe = 0; g_probe < 8; g_probe++) {
+        MG_CHECK_EQ_INT(run(), g_probe >= 2 && g_probe < 5 ? 0 : ACL_ERROR_RT_AICORE_EXCEPTION); /* the data only */
+    }
+    g_n = CNT;
+}
+
 /* ---- reductions ------------------------------------------------------------------------------- */
 
 static int g_red_op;
