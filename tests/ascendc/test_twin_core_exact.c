@@ -208,6 +208,13 @@ static void block_state(uint8_t *const *args) {
     for (uint64_t k = 0; k < asc_twin_ub_bytes(); k++)
         if (ub[k] != 0) asc_twin_report("test", "UB byte %llu is %u", (unsigned long long)k, ub[k]);
     memset(asc_twin_ub_base(), 0x5a, asc_twin_ub_bytes()); /* the next block must not see it */
+    /* the written-bytes record covers the whole UB: a Duplicate of all of it, then its first
+       and last elements read */
+    asc_twin_ub_ref all = tt_ub(0, asc_twin_ub_bytes(), ASC_TWIN_F32);
+    double first = 0, last = 0;
+    if (asc_twin_duplicate(all, 2.5, asc_twin_ub_bytes() / 4) != 0 || asc_twin_get_value(all, 0, &first) != 0 ||
+        asc_twin_get_value(all, asc_twin_ub_bytes() / 4 - 1, &last) != 0 || first != 2.5 || last != 2.5)
+        asc_twin_report("test", "the whole UB: %g %g", first, last);
 }
 
 MG_TEST(what_a_block_sees) {

@@ -482,6 +482,19 @@ static void duplicate_all(uint8_t *const *a) {
         memcpy(g_out + 64 * k, at(2, ASC_TWIN_U8).addr, 64);
     }
 }
+/* scalars beyond an integer type: NaN is 0, beyond int64 its limits, then the width's wrap */
+static void duplicate_edges(uint8_t *const *a) {
+    (void)a;
+    g_rc[0] = asc_twin_duplicate(tt_ub(2048, 8, ASC_TWIN_I32), NAN, 2);
+    g_rc[1] = asc_twin_duplicate(tt_ub(2048 + 32, 8, ASC_TWIN_I64), 1e30, 1);
+    g_rc[2] = asc_twin_duplicate(tt_ub(2048 + 64, 8, ASC_TWIN_I64), -1e30, 1);
+    g_rc[3] = asc_twin_duplicate(tt_ub(2048 + 96, 8, ASC_TWIN_I32), 1e30, 1);
+    g_rc[4] = asc_twin_duplicate(tt_ub(2048 + 128, 8, ASC_TWIN_I16), -70000.9, 1);
+    g_rc[5] = asc_twin_duplicate(tt_ub(2048 + 160, 8, ASC_TWIN_F32), 1e300, 1);
+    g_rc[6] = asc_twin_duplicate(tt_ub(2048 + 192, 8, ASC_TWIN_F32), -1e300, 1);
+    g_rc[7] = asc_twin_duplicate(tt_ub(2048 + 224, 8, ASC_TWIN_F16), 1e300, 1);
+    memcpy(g_out, asc_twin_ub_base() + 2048, 256);
+}
 static void duplicate_unknown(uint8_t *const *a) {
     (void)a;
     g_rc[0] = asc_twin_duplicate(at(2, ASC_TWIN_DTYPE_COUNT), 1.0, 4);
@@ -511,6 +524,29 @@ MG_TEST(duplicate_in_every_width) {
     for (int i = 0; i < 5; i++) MG_CHECK_EQ_INT(g_out[256 + 2 * i] | g_out[256 + 2 * i + 1] << 8, 0xfffe);
     MG_CHECK_EQ_INT(g_out[256 + 10], 0xa5);
     expect_refused(duplicate_unknown, "twin_int block 0: Duplicate: type unknown is not a type this instruction takes");
+    expect_ok(duplicate_edges);
+    for (int i = 0; i < 8; i++) MG_CHECK_EQ_INT(g_rc[i], 0);
+    int32_t i32;
+    int64_t i64;
+    int16_t i16;
+    memcpy(&i32, g_out, 4);
+    MG_CHECK_EQ_INT(i32, 0);
+    memcpy(&i32, g_out + 4, 4);
+    MG_CHECK_EQ_INT(i32, 0);
+    memcpy(&i64, g_out + 32, 8);
+    MG_CHECK(i64 == INT64_MAX);
+    memcpy(&i64, g_out + 64, 8);
+    MG_CHECK(i64 == INT64_MIN);
+    memcpy(&i32, g_out + 96, 4);
+    MG_CHECK_EQ_INT(i32, -1); /* INT64_MAX's low 32 bits */
+    memcpy(&i16, g_out + 128, 2);
+    MG_CHECK_EQ_INT(i16, (int16_t)(uint16_t)(-70000 & 0xffff)); /* -70000 wrapped: -4464 */
+    float f;
+    memcpy(&f, g_out + 160, 4);
+    MG_CHECK(f == INFINITY);
+    memcpy(&f, g_out + 192, 4);
+    MG_CHECK(f == -INFINITY);
+    MG_CHECK_EQ_INT(g_out[224] | g_out[225] << 8, 0x7c00);
 }
 
 /* ---- Compare / CompareScalar / Select ------------------------------------------------- */
