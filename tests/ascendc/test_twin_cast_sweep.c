@@ -205,8 +205,11 @@ static void kernel(uint8_t *const *args) {
     uint32_t ses = asc_twin_dtype_size(g_s), des = asc_twin_dtype_size(g_d);
     asc_twin_ub_ref s = tt_ub(0, (uint64_t)CHUNK * 8, g_s), d = tt_ub((uint64_t)CHUNK * 8, (uint64_t)CHUNK * 8, g_d);
     memcpy(s.addr, g_src, g_n * ses);
+    memset(d.addr, 0x77, (g_n + 8) * des);
     g_rc = asc_twin_cast(d, s, (asc_twin_round_mode)g_mode, g_n);
     memcpy(g_dst, d.addr, g_n * des);
+    for (size_t b = g_n * des; b < (g_n + 8) * des; b++)
+        if (d.addr[b] != 0x77) g_rc = 1000; /* a byte past the count written */
 }
 static const asc_twin_kernel k_sweep = {"twin_sweep", 0, 1, kernel};
 static char g_msg[512];

@@ -364,6 +364,11 @@ static void l0_strided(uint8_t *const *a) {
     asc_twin_l0_strides acc = {{1, 1, 1}, {0, 0, 1}};
     g_rc[1] = asc_twin_level0("Add", 1, ASC_TWIN_ADD, tt_ub(4096 + 1024, 32, F32), tt_ub(4096 + 1024, 32, F32),
                               tt_ub(2048, 2048, F32), 0.0, &q, &acc);
+    /* the elementwise forms take their strides from `st`: the repeat's own (even negative
+       ones, as the face passes them) are not read */
+    asc_twin_repeat neg = {1, 8, 0, 0, 1, -1, -1, -1};
+    asc_twin_l0_strides plain = {{1, 1, 1}, {8, 8, 8}};
+    g_rc[3] = asc_twin_level0("Abs", 0, ASC_TWIN_ABS, tt_ub(4096 + 3072, 256, F32), src(F32), src(F32), 0.0, &neg, &plain);
     /* Muls over half with a bitmask of lanes 0, 5 and 127 */
     for (int i = 0; i < 128; i++) asc_twin_set_value(tt_ub(0, 256, F16), (uint64_t)i, i);
     asc_twin_repeat m = {2, 0, 1ull << 63, 0x21, 1, 0, 0, 0};
@@ -376,7 +381,9 @@ static void l0_strided(uint8_t *const *a) {
 
 MG_TEST(level0_elementwise_strides) {
     expect_ok(l0_strided);
-    for (int i = 0; i < 3; i++) MG_CHECK_EQ_INT(g_rc[i], 0);
+    for (int i = 0; i < 4; i++) MG_CHECK_EQ_INT(g_rc[i], 0);
+    for (int j = 0; j < 8; j++) MG_CHECK(dst_f(768 + j) == fabsf(ramp_v(j)));
+    MG_CHECK_EQ_INT(dst_u32(768 + 8), 0x77777777u);
     for (int rep = 0; rep < 2; rep++)
         for (int j = 0; j < 12; j++) {
             int s0 = rep * 32 + (j / 8) * 16 + j % 8, s1 = rep * 64 + j, d = rep * 24 + j;
