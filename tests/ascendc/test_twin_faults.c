@@ -147,6 +147,52 @@ static void expect_fault(int n, scenario_fn s, uint32_t blocks, int tiling, int 
         MG_FAIL("allocation %d failing: %d \"%s\", expected %d \"%s\"", n, got, g_msg, status, want);
 }
 
+/* (first: the tables are still empty, so their first use grows them) */
+MG_TEST(tables_that_cannot_grow) {
+    /* GmAlloc's table: the block is given back, NULL and the runtime's error */
+    init_with_fault(1);
+    MG_CHECK(asc_twin_gm_alloc(64) == NULL);
+    const char *m = aclGetRecentErrMsg();
+    MG_CHECK(m != NULL && strcmp(m, "GmAlloc: no memory for 64 bytes") == 0);
+    init_with_fault(0);
+    uint8_t *p = asc_twin_gm_alloc(64);
+    MG_CHECK(p != NULL);
+    uint8_t *base = NULL;
+    uint64_t bytes = 0;
+    MG_CHECK_EQ_INT(asc_twin_gm_extent(p + 63, &base, &bytes), 1);
+    MG_CHECK(base == p && bytes == 64);
+    asc_twin_gm_free(p);
+    /* the registry's: refused, nothing registered */
+    static const asc_twin_kernel k = {"twin_fault_reg", 1, 0, nothing};
+    init_with_fault(1);
+    MG_CHECK_EQ_INT(asc_twin_register(&k), -1);
+    MG_CHECK(asc_twin_find("twin_fault_reg", 1) == NULL);
+    init_with_fault(0);
+    MG_CHECK_EQ_INT(asc_twin_register(&k), 0);
+    MG_CHECK(asc_twin_find("twin_fault_reg", 1) == &k);
+    /* growing keeps every entry, and gives the old table back: 1000 of each, the heap then
+       holds the last tables (1024 entries) and the live blocks, no earlier table */
+    long long before = mg_heap_in_use();
+    static asc_twin_kernel many[1000];
+    static uint8_t *blocks[1000];
+    for (int i = 0; i < 1000; i++) {
+        many[i] = (asc_twin_kernel){"twin_fault_many", (uint64_t)i, 0, nothing};
+        MG_CHECK_EQ_INT(asc_twin_register(&many[i]), 0);
+        blocks[i] = asc_twin_gm_alloc(32);
+    }
+    long long grown = mg_heap_in_use();
+    for (int i = 0; i < 1000; i++) {
+        MG_CHECK(asc_twin_find("twin_fault_many", (uint64_t)i) == &many[i]);
+        MG_CHECK_EQ_INT(asc_twin_gm_extent(blocks[i], &base, &bytes), 1);
+        asc_twin_gm_free(blocks[i]);
+    }
+    long long after = mg_heap_in_use();
+    /* the tables: 1024 * 16 (GmAlloc) + 1024 * 8 (registry) = 24 KiB; their earlier sizes
+       (16 .. 512 and 32 .. 512 entries) would add about 24 KiB more */
+    if (before >= 0 && after - before > 32 * 1024) MG_FAIL("the heap kept %lld bytes", after - before);
+    if (before >= 0 && grown - after < 1000 * 32) MG_FAIL("the blocks were not freed (%lld)", grown - after);
+}
+
 MG_TEST(each_allocation_that_fails_is_reported) {
     const char *ub = "twin_fault block 0: launch: no memory for a 196608-byte UB";
     expect_fault(1, nothing, 1, 0, ACL_ERROR_BAD_ALLOC, "asc_twin_run_sync: out of memory");
