@@ -402,6 +402,50 @@ MG_TEST(level0_elementwise_strides) {
     }
 }
 
+/* lanes that leave out lane 0: lanes 1, 2 and 63 of a float Adds; the others untouched */
+static void l0_no_lane0(uint8_t *const *a) {
+    (void)a;
+    ramp();
+    asc_twin_repeat r = {2, 0, 0, (1ull << 63) | 0x6, 1, 0, 0, 0};
+    asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+    asc_twin_ub_ref none = {NULL, 0, F32};
+    g_rc[0] = asc_twin_level0("Adds", 2, ASC_TWIN_ADDS, dst(F32), src(F32), none, 0.5, &r, &st);
+}
+/* the destination must hold the last active lane (63): 252 bytes are one float short */
+static void l0_last_lane_room(uint8_t *const *a) {
+    (void)a;
+    ramp();
+    asc_twin_repeat r = {2, 0, 0, (1ull << 63) | 0x6, 1, 0, 0, 0};
+    asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+    asc_twin_ub_ref none = {NULL, 0, F32};
+    g_rc[0] = asc_twin_level0("Adds", 2, ASC_TWIN_ADDS, tt_ub(4096, 252, F32), src(F32), none, 0.5, &r, &st);
+}
+/* no lane at all: nothing is read, written or checked (even a misaligned source) */
+static void whole_no_lane_misaligned(uint8_t *const *a) {
+    (void)a;
+    asc_twin_repeat r = {2, 0, 0, 0, 1, 1, 1, 8};
+    g_rc[0] = asc_twin_whole_reduce("WholeReduceSum", ASC_TWIN_REDUCE_SUM, dst(F32), tt_ub(4, 4092, F32), &r,
+                                    ASC_TWIN_ORDER_ONLY_VALUE);
+    asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
+    g_rc[1] = asc_twin_level0("Exp", 0, ASC_TWIN_EXP, dst(F32), tt_ub(4, 4092, F32), tt_ub(4, 4092, F32), 0.0, &r, &st);
+}
+
+MG_TEST(level0_lanes_away_from_lane_0) {
+    expect_ok(l0_no_lane0);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(dst_u32(0), 0x77777777u);
+    MG_CHECK(dst_f(1) == ramp_v(1) + 0.5f);
+    MG_CHECK(dst_f(2) == ramp_v(2) + 0.5f);
+    for (int j = 3; j < 63; j++) MG_CHECK_EQ_INT(dst_u32(j), 0x77777777u);
+    MG_CHECK(dst_f(63) == ramp_v(63) + 0.5f);
+    expect_refused(l0_last_lane_room,
+                   "twin_red block 0: Adds: count 64 elements (256 bytes) exceeds the destination tensor's 252 bytes");
+    expect_ok(whole_no_lane_misaligned);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(g_rc[1], 0);
+    MG_CHECK_EQ_INT(dst_u32(0), 0x77777777u);
+}
+
 /* ---- refusals ------------------------------------------------------------------------------------ */
 
 static asc_twin_repeat g_rp;
