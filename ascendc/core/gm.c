@@ -30,9 +30,13 @@ void *asc_twin_gm_alloc(size_t bytes) {
     memset(p, 0, rounded);
     pthread_mutex_lock(&gm_lock);
     if (gm_count == gm_capacity) {
+        /* a new table rather than realloc: through mgrt_malloc, so that a test's
+           MISHGRAD_FAULT_ALLOC reaches the path where the table cannot grow */
         size_t capacity = gm_capacity ? gm_capacity * 2 : 16;
-        gm_block *grown = realloc(gm_blocks, capacity * sizeof *grown);
+        gm_block *grown = mgrt_malloc(capacity * sizeof *grown);
         if (grown != NULL) {
+            if (gm_count > 0) memcpy(grown, gm_blocks, gm_count * sizeof *grown);
+            mgrt_free(gm_blocks);
             gm_blocks = grown;
             gm_capacity = capacity;
         }

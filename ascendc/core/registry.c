@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "asc_twin/launch.h"
+#include "mgrt.h"
 
 /* A plain growing array: a process registers tens of instantiations, looked up once per
    launch; a linear search costs less than the launch's own queueing. */
@@ -26,9 +27,13 @@ int asc_twin_register(const asc_twin_kernel *k) {
     pthread_mutex_lock(&registry_lock);
     if (find_locked(k->name, k->tiling_key) == NULL) {
         if (registry_count == registry_capacity) {
+            /* a new table rather than realloc: through mgrt_malloc, so that a test's
+               MISHGRAD_FAULT_ALLOC reaches the path where the table cannot grow */
             size_t capacity = registry_capacity ? registry_capacity * 2 : 32;
-            const asc_twin_kernel **grown = realloc(registry, capacity * sizeof *grown);
+            const asc_twin_kernel **grown = mgrt_malloc(capacity * sizeof *grown);
             if (grown != NULL) {
+                if (registry_count > 0) memcpy(grown, registry, registry_count * sizeof *grown);
+                mgrt_free(registry);
                 registry = grown;
                 registry_capacity = capacity;
             }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mgrt.h"
 #include "twin_block.h"
 #include "vec_internal.h"
 
@@ -234,9 +235,9 @@ int asc_twin_cast(asc_twin_ub_ref dst, asc_twin_ub_ref src, asc_twin_round_mode 
     int r = twin_check_overlap(api, &ops[0], &ops[1], inplace, "a wider destination overwrites its source");
     if (r < 0) return -1;
     if (r > 0) {
-        owned = malloc(n * ses + 1);
+        owned = mgrt_malloc(n * ses + 1);
         if (owned == NULL || twin_sv_snapshot(ssh, n * ses, &owned_shadow, &ssh) != 0) {
-            free(owned);
+            mgrt_free(owned);
             asc_twin_report(api, "no memory to snapshot %zu overlapping bytes", n * ses);
             return -1;
         }
@@ -246,8 +247,8 @@ int asc_twin_cast(asc_twin_ub_ref dst, asc_twin_ub_ref src, asc_twin_round_mode 
     twin_propagate(twin_shadow(dst.addr), des, &ssh, ses, NULL, 0, n);
     if (!cast_fast(dst.addr, dst.dtype, s, src.dtype, mode, n))
         for (size_t i = 0; i < n; i++) cast_one(dst.addr, dst.dtype, s, src.dtype, i, mode);
-    free(owned);
-    free(owned_shadow);
+    mgrt_free(owned);
+    mgrt_free(owned_shadow);
     return 0;
 }
 

@@ -40,10 +40,13 @@ static int count_form(uint64_t count, asc_twin_dtype dt, uint64_t *bytes) {
 }
 
 /* The count form's UB side: the block is running, one type on both sides, whole 32-byte
-   blocks, and the UB tensor (`role`) holds them in the UB, aligned. */
+   blocks, and the UB tensor (`role`) holds them in the UB, aligned. The type message names
+   the move's destination first, whichever side the UB tensor is. */
 static int count_ub_side(const char *role, asc_twin_ub_ref t, asc_twin_dtype other, uint64_t count, uint64_t *bytes) {
     twin_operand op = {t, role, 0, 1};
-    if (twin_check_ub("DataCopy", count, &op, 0) != 0 || same_type("DataCopy", t.dtype, other) != 0 ||
+    int ub_is_dst = strcmp(role, "destination") == 0;
+    if (twin_check_ub("DataCopy", count, &op, 0) != 0 ||
+        same_type("DataCopy", ub_is_dst ? t.dtype : other, ub_is_dst ? other : t.dtype) != 0 ||
         count_form(count, t.dtype, bytes) != 0)
         return -1;
     op.bytes = *bytes;

@@ -122,7 +122,9 @@ int twin_sv_all(twin_sv v, uint64_t n);
 void twin_sv_set(twin_sv v, uint64_t n, int written);
 /* Copies n bytes' record from src to dst (they may overlap). */
 void twin_sv_copy(twin_sv dst, twin_sv src, uint64_t n);
-/* A copy of n bytes' record in *owned (free() it), viewed by *out; 0, or -1 without memory. */
+/* A copy of n bytes' record in *owned (mgrt_free() it), viewed by *out; 0, or -1 without
+   memory. The vector core allocates through mgrt_malloc, so that a test's MISHGRAD_FAULT_ALLOC
+   reaches its out-of-memory paths too. */
 int twin_sv_snapshot(twin_sv v, uint64_t n, uint32_t **owned, twin_sv *out);
 /* Reports unwritten bytes of [addr, + bytes) reaching `what` ("to GM", "to a scalar");
    `role` names the bytes ("the source tensor", "element 5"). */

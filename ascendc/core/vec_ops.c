@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mgrt.h"
 #include "twin_block.h"
 #include "vec_internal.h"
 
@@ -27,8 +28,8 @@ typedef struct src_view {
 } src_view;
 
 static void view_free(src_view *v) {
-    free(v->owned);
-    free(v->owned_shadow);
+    mgrt_free(v->owned);
+    mgrt_free(v->owned_shadow);
 }
 
 static int view_source(const char *api, const twin_operand *dst, const twin_operand *src, int inplace_ok,
@@ -40,7 +41,7 @@ static int view_source(const char *api, const twin_operand *dst, const twin_oper
     int r = twin_check_overlap(api, dst, src, inplace_ok, why);
     if (r <= 0) return r;
     size_t n = (size_t)src->bytes;
-    v->owned = malloc(n + 1);
+    v->owned = mgrt_malloc(n + 1);
     if (v->owned == NULL || twin_sv_snapshot(v->shadow, n, &v->owned_shadow, &v->shadow) != 0) {
         view_free(v);
         asc_twin_report(api, "no memory to snapshot %zu overlapping bytes", n);

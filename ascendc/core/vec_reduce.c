@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mgrt.h"
 #include "twin_block.h"
 #include "vec_internal.h"
 
@@ -237,7 +238,7 @@ static int level0(const char *api, asc_twin_reduce_op op, asc_twin_ub_ref dst, a
         }
     }
     if (n_results == 0) return 0;
-    result *out = malloc(n_results * sizeof *out);
+    result *out = mgrt_malloc(n_results * sizeof *out);
     if (out == NULL) {
         asc_twin_report(api, "no memory for %llu results", ull(n_results));
         return -1;
@@ -245,7 +246,7 @@ static int level0(const char *api, asc_twin_reduce_op op, asc_twin_ub_ref dst, a
     /* the source's lanes lie within [src, src + src_end): checked before any is read */
     twin_operand sop = {src, "source", src_end, 1};
     if (twin_check_ub(api, src_end / es, &sop, 1) != 0) {
-        free(out);
+        mgrt_free(out);
         return -1;
     }
     twin_sv ssh = twin_shadow(src.addr);
@@ -270,7 +271,7 @@ static int level0(const char *api, asc_twin_reduce_op op, asc_twin_ub_ref dst, a
     }
     twin_operand dop = {dst, "destination", dst_end * es, 0};
     if (twin_check_ub(api, dst_end, &dop, 1) != 0) {
-        free(out);
+        mgrt_free(out);
         return -1;
     }
     twin_sv dsh = twin_shadow(dst.addr);
@@ -280,7 +281,7 @@ static int level0(const char *api, asc_twin_reduce_op op, asc_twin_ub_ref dst, a
         else store_once(p, dst.dtype, out[i].v);
         twin_sv_set(twin_sv_at(dsh, out[i].at * es), es, out[i].written);
     }
-    free(out);
+    mgrt_free(out);
     return 0;
 }
 

@@ -220,7 +220,7 @@ void twin_sv_copy(twin_sv dst, twin_sv src, uint64_t n) {
 
 int twin_sv_snapshot(twin_sv v, uint64_t n, uint32_t **owned, twin_sv *out) {
     uint64_t words = (v.off % 32 + n + 31) / 32;
-    *owned = malloc((size_t)words * 4 + 4);
+    *owned = mgrt_malloc((size_t)words * 4 + 4);
     if (*owned == NULL) return -1;
     if (v.w != NULL) memcpy(*owned, v.w + v.off / 32, (size_t)words * 4);
     else memset(*owned, 0xff, (size_t)words * 4);
