@@ -894,8 +894,17 @@ void CheckOptiling()
 }
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
+    if (argc > 1 && std::strcmp(argv[1], "quiet") == 0) {
+        // ASCEND_GLOBAL_LOG_LEVEL=4 (no log at all): an error is still the recent error and
+        // the tiling's last error; nothing is printed
+        const std::string out = Capture([] { mg_op_log(MGRT_LOG_ERROR, "S", 0, "q.c", 5, "quiet %d", 1); });
+        CHECK(out.empty());
+        CHECK(Recent() == "S: quiet 1 (q.c:5)");
+        CHECK(std::strcmp(mg_op_last_error(), "quiet 1 (q.c:5)") == 0);
+        return Finish();
+    }
     CHECK(aclInit(nullptr) == ACL_SUCCESS);
     CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
     aclrtStream stream = nullptr;
