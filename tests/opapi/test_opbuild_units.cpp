@@ -12,8 +12,11 @@
 // - the generated entry's checks (a missing output, an unmodelled attribute, the dtype
 //   combination named, the infershape's failure and its shape), its attributes reaching the
 //   tiling as the caller passed them, and an empty tensor planning nothing.
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -108,7 +111,11 @@ void KWide(uint8_t *const *a)
         y[i] = s;
     }
 }
+// UnitsBig: only counts its runs (the test watches when it runs, not what it computes)
+std::atomic<int> big_runs{0};
+void KBig(uint8_t *const *) { big_runs.fetch_add(1); }
 const asc_twin_kernel kernels[] = {
+    {"units_big", 0, 4, KBig},
     {"units_camel2_op", 0, 4, KCamel},      {"units_combo", 0, 5, KComboPlain}, {"units_combo__0_0", 0, 5, KComboTyped},
     {"units_apt_kernel", 0, 4, KApt},       {"units_bad", 0, 5, KNever},        {"units_wide", 0, 9, KWide},
     {"units_abcop", 0, 4, KAbc},
@@ -172,6 +179,7 @@ IMPL_OP_OPTILING(UnitsApt).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
 IMPL_OP_OPTILING(UnitsBad).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
 IMPL_OP_OPTILING(UnitsWide).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
 IMPL_OP_OPTILING(UnitsABCOp).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
+IMPL_OP_OPTILING(UnitsBig).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
 IMPL_OP_OPTILING(UnitsNoKernel).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
 IMPL_OP_OPTILING(UnitsInferBad).Tiling(TotalTiling).TilingParse<NoInfo>(Parse);
 } // namespace optiling
@@ -436,6 +444,50 @@ void CheckLauncher()
     aclDestroyTensor(y4);
 }
 
+// The launch step's cost is its outputs' elements (the product of each output's dims,
+// summed): a plan of 2^22 elements or more wakes the stream's worker at once, a smaller one
+// waits for the thread that synchronizes (mgrt_stream_submit). The caller's own dense
+// tensors are the kernel's, so the launch is the plan's only step.
+void CheckCost()
+{
+    void *xd = nullptr;
+    const size_t bytes = (size_t{1} << 22) * 4;
+    CHECK(aclrtMalloc(&xd, bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+    struct Case {
+        std::vector<int64_t> dims;
+        bool woken;
+    };
+    const Case cases[] = {{{2048, 2048}, true}, {{2, 1024, 2048}, true}, {{4194303}, false}, {{2047, 2048}, false}};
+    for (const Case &c : cases) {
+        aclTensor *x = Tensor(xd, c.dims);
+        op::mg::DfxBegin("aclnnUnitsBig");
+        UniqueExecutor u("x");
+        op::mg::InputArgs in;
+        in.tensors = {x};
+        op::mg::OutputArgs out;
+        out.tensors = {x};
+        CHECK(op::mg::LaunchAiCore("UnitsBig", u.get(), in, out, {}) == ACLNN_SUCCESS);
+        aclOpExecutor *e = nullptr;
+        const uint64_t ws = u->GetWorkspaceSize();
+        u.ReleaseTo(&e);
+        void *w = nullptr;
+        if (ws > 0) CHECK(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        const int before = big_runs.load();
+        CHECK(CommonOpExecutorRun(w, ws, e, stream) == ACLNN_SUCCESS);
+        // woken: it runs without a synchronize (waited for up to 20 s); not woken: still
+        // queued 300 ms later
+        const auto limit = std::chrono::steady_clock::now() + std::chrono::milliseconds(c.woken ? 20000 : 300);
+        while (big_runs.load() == before && std::chrono::steady_clock::now() < limit)
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        CHECK((big_runs.load() > before) == c.woken);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        CHECK(big_runs.load() == before + 1);
+        aclrtFree(w);
+        aclDestroyTensor(x);
+    }
+    aclrtFree(xd);
+}
+
 // The generated entry (GeneratedPhase1/2) on the UnitsCombo definition: float or int32
 // columns, an optional bias, attributes int, bool, float.
 void CheckGenerated()
@@ -560,6 +612,7 @@ int main()
     CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
     CheckLauncher();
     CheckGenerated();
+    CheckCost();
     for (void *p : blocks) aclrtFree(p);
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
