@@ -387,6 +387,7 @@ TEST(FaceParams, CopyAndRepeat)
     const uint64_t bits[2] = {0x1234, 0xff00};
     r = TwinRepeat(true, bits, 2, 4, 5, 6);
     EXPECT_EQ(r.mask_kind, 2);
+    EXPECT_EQ(r.mask_count, 0u); // a bitwise mask has no lane count
     EXPECT_EQ(r.mask_lo, 0x1234u);
     EXPECT_EQ(r.mask_hi, 0xff00u);
     EXPECT_EQ(r.repeat_times, 2);
@@ -395,6 +396,8 @@ TEST(FaceParams, CopyAndRepeat)
     EXPECT_EQ(r.src_rep_stride, 6);
     r = TwinRepeat(false, bits, 2, 4, 5, 6);
     EXPECT_EQ(r.mask_kind, 0);
+    EXPECT_EQ(r.mask_count, 0u);
+    EXPECT_EQ(r.repeat_times, 2);
     EXPECT_EQ(r.mask_lo, 0u);
     EXPECT_EQ(r.mask_hi, 0u);
 
@@ -504,7 +507,36 @@ const asc_twin_kernel dispatch_kernel = {"face_units_dispatch", 0, 3, DispatchKe
 // TwinCallKernel: each GM_ADDR to the parameter's pointer type
 int64_t called_sum;
 void Three(GM_ADDR a, float *b, int32_t *c) { called_sum = reinterpret_cast<intptr_t>(a) + reinterpret_cast<intptr_t>(b) * 10 + reinterpret_cast<intptr_t>(c) * 100; }
-const int registered = asc_twin_register(&mask_kernel) | asc_twin_register(&dispatch_kernel);
+// The soft SyncAll's checks (face_state.c), by mode: 1 workspaces of another dtype, 2 a UB
+// workspace short of 32 bytes a core, 3 a GM workspace short of it, 4 exact sizes, 5 an
+// unbounded GM workspace, 6 usedCores = 1 with a 32-byte UB
+void SyncKernel(uint8_t *const *args)
+{
+    const int mode = static_cast<int>(reinterpret_cast<uintptr_t>(args[0]));
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, mode == 2 || mode == 6 ? 32 : 64);
+    LocalTensor<int32_t> ub = buf.Get<int32_t>();
+    GlobalTensor<int32_t> gm;
+    if (mode == 5)
+        gm.SetGlobalBuffer(reinterpret_cast<int32_t *>(args[1]));
+    else
+        gm.SetGlobalBuffer(reinterpret_cast<int32_t *>(args[1]), mode == 3 ? 8 : 16);
+    if (mode == 1) {
+        asc_twin_gm_ref g = gm.TwinRef();
+        g.dtype = ASC_TWIN_F32;
+        asc_twin_face_sync_all_soft(g, ub.TwinRef(), 0);
+    } else if (mode == 6) {
+        if (GetBlockIdx() == 0) SyncAll(gm, ub, 1); // block 0 alone: 32 bytes of UB suffice
+    } else {
+        SyncAll(gm, ub);
+    }
+    // after the barrier (or a report): mark this block's pass
+    if (!asc_twin_block_aborted()) reinterpret_cast<int32_t *>(args[1])[32 + GetBlockIdx()] = 1;
+}
+const asc_twin_kernel sync_kernel = {"face_units_sync", 0, 3, SyncKernel};
+const int registered = asc_twin_register(&mask_kernel) | asc_twin_register(&dispatch_kernel) |
+                       asc_twin_register(&sync_kernel);
 
 int RunKernel(const char *name, uint32_t blocks, std::vector<uint8_t *> args, std::string *msg)
 {
@@ -598,5 +630,47 @@ TEST(FaceBlock, Dispatch)
     TwinEntry<&Three, 42>(args);
     EXPECT_EQ(asc_twin_face_block_key(), 42u);
     EXPECT_EQ(called_sum, 321);
+}
+TEST(FaceBlock, SoftSyncAll)
+{
+    int32_t *gm = static_cast<int32_t *>(asc_twin_gm_alloc(64 * 4));
+    auto run = [&](int mode, std::string *msg) {
+        std::memset(gm, 0, 64 * 4);
+        return RunKernel("face_units_sync", 2, {reinterpret_cast<uint8_t *>(uintptr_t(mode)),
+                                                reinterpret_cast<uint8_t *>(gm)},
+                         msg);
+    };
+    std::string msg;
+    auto tail = [&](const std::string &m) { return m.substr(m.find("SyncAll: ") == std::string::npos ? 0 : m.find("SyncAll: ")); };
+    EXPECT_NE(run(1, &msg), 0);
+    EXPECT_EQ(tail(msg), "SyncAll: the soft form's workspaces are int32_t tensors");
+    EXPECT_NE(run(2, &msg), 0);
+    EXPECT_EQ(tail(msg), "SyncAll: the UB workspace holds 32 bytes, 2 cores need 64");
+    EXPECT_NE(run(3, &msg), 0);
+    EXPECT_EQ(tail(msg), "SyncAll: the GM workspace holds 32 bytes, 2 cores need 64");
+    for (int mode : {4, 5, 6}) {
+        msg.clear();
+        EXPECT_EQ(run(mode, &msg), 0) << mode << " " << msg;
+        EXPECT_EQ(gm[32], 1) << mode;
+        EXPECT_EQ(gm[33], 1) << mode;
+    }
+    asc_twin_gm_free(gm);
+}
+
+// Outside a launch the soft SyncAll does nothing at all (no check, no log line).
+TEST(FaceControl, SoftSyncAllOutsideALaunch)
+{
+    int32_t w[4] = {0, 0, 0, 0};
+    GlobalTensor<int32_t> gm;
+    gm.SetGlobalBuffer(w, 1);
+    const LocalTensor<int32_t> ub;
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    SyncAll(gm, ub, 4);
+    asc_twin_gm_ref g = gm.TwinRef();
+    g.dtype = ASC_TWIN_F16;
+    asc_twin_face_sync_all_soft(g, ub.TwinRef(), 0);
+    const std::string out = testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr();
+    EXPECT_EQ(out, "");
 }
 } // namespace
