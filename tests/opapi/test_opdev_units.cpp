@@ -721,6 +721,8 @@ void CheckExecutor(aclrtStream stream)
         aclTensor *f24 = aclCreateTensor(d24, 2, ACL_FLOAT, s24, 0, ACL_FORMAT_ND, d24, 2, static_cast<char *>(odev) + 64);
         aclTensor *f5 = aclCreateTensor(d4, 1, ACL_INT32, s1, 0, ACL_FORMAT_ND, d4, 1, static_cast<char *>(odev) + 128);
         aclTensor *one = aclCreateTensor(s1, 1, ACL_INT32, s1, 0, ACL_FORMAT_ND, s1, 1, static_cast<char *>(odev) + 256);
+        int64_t d22[2] = {2, 2}, s22[2] = {2, 1};
+        aclTensor *f4b = aclCreateTensor(d22, 2, ACL_FLOAT, s22, 0, ACL_FORMAT_ND, d22, 2, static_cast<char *>(odev) + 512);
         const int32_t seven = -7;
         CHECK(aclrtMemcpy(static_cast<char *>(odev) + 256, 4, &seven, 4, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
         uint64_t ws = 0;
@@ -737,6 +739,11 @@ void CheckExecutor(aclrtStream stream)
             const aclTensor *r = l0op::Reshape(dense4, ra, e);
             const aclTensor *b = r == nullptr ? nullptr : l0op::BroadcastTo(r, ta, e);
             CHECK(b != nullptr && b->GetViewShape() == Shape({2, 4}) && l0op::ViewCopy(b, f24, e) != nullptr);
+            // ViewCopy into a tensor of the workspace (its dense view's dims and strides), then out
+            const aclTensor *x34 = l0op::Reshape(dense4, Shape{2, 2}, e);
+            aclTensor *w34 = e->AllocTensor(Shape{2, 2}, DataType::DT_FLOAT);
+            CHECK(x34 != nullptr && w34 != nullptr && l0op::ViewCopy(x34, w34, e) == w34);
+            CHECK(l0op::ViewCopy(w34, f4b, e) != nullptr);
             const int64_t four[1] = {4};
             aclIntArray *fa = aclCreateIntArray(four, 1);
             const aclTensor *fd = e->ConvertToTensor(four, 1, DataType::DT_INT64);
@@ -762,6 +769,9 @@ void CheckExecutor(aclrtStream stream)
         CHECK(aclrtMemcpy(gh, 8, odev, 8, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
         CHECK(aclrtMemcpy(gf, 32, static_cast<char *>(odev) + 64, 32, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
         CHECK(aclrtMemcpy(gi, 16, static_cast<char *>(odev) + 128, 16, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        float g4[4];
+        CHECK(aclrtMemcpy(g4, 16, static_cast<char *>(odev) + 512, 16, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        for (int k = 0; k < 4; k++) CHECK(g4[k] == want[k]);
         for (int k = 0; k < 4; k++) {
             CHECK(gh[k] == aclFloatToFloat16(want[k]));
             CHECK(gf[k] == want[k] && gf[4 + k] == want[k]);
@@ -772,6 +782,7 @@ void CheckExecutor(aclrtStream stream)
         aclDestroyTensor(f24);
         aclDestroyTensor(f5);
         aclDestroyTensor(one);
+        aclDestroyTensor(f4b);
         aclrtFree(odev);
     }
     aclDestroyTensor(x6);
