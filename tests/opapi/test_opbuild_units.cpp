@@ -238,6 +238,7 @@ std::string Recent()
     const char *m = aclGetRecentErrMsg();
     return m != nullptr ? m : "";
 }
+bool Has(const std::string &s, const char *what) { return s.find(what) != std::string::npos; }
 bool EndsWith(const std::string &s, const std::string &end)
 {
     return s.size() > end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
@@ -524,6 +525,34 @@ void CheckGenerated()
     CHECK(opbuild::GeneratedPhase1(gen, in1, out1, attrs2, &ws, &e) == ACLNN_SUCCESS);
     CHECK(seen_attr_int == 5 && !seen_attr_bool && seen_attr_float == -1.5f);
     CHECK(opbuild::GeneratedPhase2(gen, nullptr, 0, e, stream) != ACLNN_SUCCESS || ws == 0);
+
+    // phase 2 names the entry (not the API the thread ran last): a missing workspace
+    e = nullptr;
+    CHECK(opbuild::GeneratedPhase1(gen, in1, out1, attrs, &ws, &e) == ACLNN_SUCCESS && ws > 0);
+    op::mg::DfxBegin("aclnnSomethingElse");
+    Recent();
+    CHECK(opbuild::GeneratedPhase2(gen, nullptr, ws, e, stream) == ACLNN_ERR_PARAM_NULLPTR);
+    std::string m2 = Recent();
+    CHECK(Has(m2, "aclnnUnitsCombo") && !Has(m2, "aclnnSomethingElse"));
+    // phase 1 names each tensor as the definition does: a view past its storage
+    int64_t dx[2] = {3, 4}, sx[2] = {4, 1}, st5[1] = {5};
+    aclTensor *badv = aclCreateTensor(dx, 2, ACL_FLOAT, sx, 0, ACL_FORMAT_ND, st5, 1, xd);
+    const aclTensor *in_bad[2] = {badv, nullptr};
+    const aclTensor *in_badb[2] = {x, badv};
+    const aclTensor *out_bad[1] = {badv};
+    for (int k = 0; k < 3; k++) {
+        e = nullptr;
+        Recent();
+        const aclnnStatus st = k == 0   ? opbuild::GeneratedPhase1(gen, in_bad, out1, attrs, &ws, &e)
+                               : k == 1 ? opbuild::GeneratedPhase1(gen, in_badb, out1, attrs, &ws, &e)
+                                        : opbuild::GeneratedPhase1(gen, in1, out_bad, attrs, &ws, &e);
+        CHECK(st != ACLNN_SUCCESS && e == nullptr);
+        const std::string mb = Recent();
+        const char *name = k == 0 ? "aclnnUnitsCombo: x" : k == 1 ? "aclnnUnitsCombo: bias" : "aclnnUnitsCombo: y";
+        CHECK(Has(mb, name));
+        if (!Has(mb, name)) std::fprintf(stderr, "  got: %s\n", mb.c_str());
+    }
+    aclDestroyTensor(badv);
 
     // the refusals
     const aclTensor *none_out[1] = {nullptr};

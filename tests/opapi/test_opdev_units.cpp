@@ -916,6 +916,27 @@ int main(int argc, char **argv)
         CHECK(std::strcmp(mg_op_last_error(), "quiet 1 (q.c:5)") == 0);
         return Finish();
     }
+    if (argc > 5 && std::strcmp(argv[1], "soc") == 0) {
+        // MISHGRAD_SOC_VERSION names a product: opdev's SoC version and architecture for it,
+        // and the core counts and memories a tiling reads (argv: version, arch, AIV cores,
+        // UB KiB, library workspace MiB)
+        CHECK(aclInit(nullptr) == ACL_SUCCESS);
+        const PlatformInfo &info = GetCurrentPlatformInfo();
+        CHECK(static_cast<int>(info.GetSocVersion()) == std::atoi(argv[2]));
+        CHECK(static_cast<int>(info.GetCurNpuArch()) == std::atoi(argv[3]));
+        const uint32_t aiv = static_cast<uint32_t>(std::atoi(argv[4]));
+        CHECK(info.GetVectorCoreNum() == aiv && info.GetCubeCoreNum() == aiv / 2);
+        mg_platform p;
+        std::memset(&p, 0, sizeof p);
+        mg_platform_query(&p);
+        CHECK(p.aiv_core_num == aiv && p.aic_core_num == aiv / 2 && p.l1_bytes == 512u * 1024u);
+        CHECK(p.ub_bytes == static_cast<uint64_t>(std::atoi(argv[5])) * 1024u);
+        CHECK(argc > 6 && p.lib_workspace_bytes == static_cast<uint32_t>(std::atoi(argv[6])) * 1024u * 1024u);
+        CHECK(std::strcmp(p.soc_name, std::getenv("MISHGRAD_SOC_VERSION")) == 0);
+        CHECK(p.soc_generation == static_cast<int>(mgrt_soc()->generation));
+        CHECK(aclFinalize() == ACL_SUCCESS);
+        return Finish();
+    }
     CHECK(aclInit(nullptr) == ACL_SUCCESS);
     CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
     aclrtStream stream = nullptr;
