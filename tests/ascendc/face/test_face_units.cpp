@@ -269,7 +269,7 @@ TEST(FaceTensors, GlobalTensor)
 
 TEST(FaceTensors, LocalTensor)
 {
-    alignas(32) uint8_t ub[256];
+    alignas(32) uint8_t ub[512]; // the tensor holds the first 256 (slices past its end stay in the array)
     LocalTensor<float> t(asc_twin_ub_ref{ub, 256, ASC_TWIN_U8});
     EXPECT_EQ(t.TwinRef().dtype, ASC_TWIN_F32); // the element type is the tensor's
     EXPECT_EQ(t.GetSize(), 64u);
