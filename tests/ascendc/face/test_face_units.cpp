@@ -226,6 +226,50 @@ TEST(FaceScalars, Helpers)
                   "dtypes");
 }
 
+// CANN's enum values (the face maps them onto the core's by value: a kernel compiled against
+// CANN's headers passes the same numbers), and the <type_traits> names AscendC::Std offers.
+static_assert(static_cast<int>(RoundMode::CAST_NONE) == 0 && static_cast<int>(RoundMode::CAST_RINT) == 1 &&
+                  static_cast<int>(RoundMode::CAST_FLOOR) == 2 && static_cast<int>(RoundMode::CAST_CEIL) == 3 &&
+                  static_cast<int>(RoundMode::CAST_ROUND) == 4 && static_cast<int>(RoundMode::CAST_TRUNC) == 5 &&
+                  static_cast<int>(RoundMode::CAST_ODD) == 6 && static_cast<int>(RoundMode::CAST_HYBRID) == 7 &&
+                  static_cast<int>(RoundMode::CAST_EVEN) == 8 && static_cast<int>(RoundMode::CAST_ZERO) == 9 &&
+                  static_cast<int>(RoundMode::UNKNOWN) == 0xFF,
+              "RoundMode");
+static_assert(static_cast<int>(CMPMODE::LT) == ASC_TWIN_CMP_LT && static_cast<int>(CMPMODE::GT) == ASC_TWIN_CMP_GT &&
+                  static_cast<int>(CMPMODE::EQ) == ASC_TWIN_CMP_EQ && static_cast<int>(CMPMODE::LE) == ASC_TWIN_CMP_LE &&
+                  static_cast<int>(CMPMODE::GE) == ASC_TWIN_CMP_GE && static_cast<int>(CMPMODE::NE) == ASC_TWIN_CMP_NE &&
+                  static_cast<int>(CMPMODE::LT) == 0 && static_cast<int>(CMPMODE::NE) == 5,
+              "CMPMODE");
+static_assert(static_cast<int>(SELMODE::VSEL_CMPMASK_SPR) == 0 && static_cast<int>(SELMODE::VSEL_TENSOR_SCALAR_MODE) == 1 &&
+                  static_cast<int>(SELMODE::VSEL_TENSOR_TENSOR_MODE) == 2,
+              "SELMODE");
+static_assert(static_cast<int>(MaskMode::NORMAL) == 0 && static_cast<int>(MaskMode::COUNTER) == 1, "MaskMode");
+static_assert(static_cast<int>(ReduceOrder::ORDER_VALUE_INDEX) == 0 && static_cast<int>(ReduceOrder::ORDER_INDEX_VALUE) == 1 &&
+                  static_cast<int>(ReduceOrder::ORDER_ONLY_VALUE) == 2 && static_cast<int>(ReduceOrder::ORDER_ONLY_INDEX) == 3 &&
+                  static_cast<int>(ReduceOrder::ORDER_ONLY_VALUE) == ASC_TWIN_ORDER_ONLY_VALUE,
+              "ReduceOrder");
+static_assert(static_cast<int>(CacheLine::SINGLE_CACHE_LINE) == 0 && static_cast<int>(CacheLine::ENTIRE_DATA_CACHE) == 1 &&
+                  static_cast<int>(DcciDst::CACHELINE_ALL) == 0 && static_cast<int>(DcciDst::CACHELINE_ATOMIC) == 3,
+              "data cache");
+static_assert(static_cast<int>(CacheMode::CACHE_MODE_DISABLE) == 0 && static_cast<int>(CacheMode::CACHE_MODE_NORMAL) == 1 &&
+                  static_cast<int>(CacheMode::CACHE_MODE_LAST) == 2 && static_cast<int>(CacheMode::CACHE_MODE_PERSISTENT) == 4,
+              "CacheMode");
+static_assert(static_cast<int>(TPosition::GM) == 0 && static_cast<int>(TPosition::VECIN) == 9 &&
+                  static_cast<int>(TPosition::VECCALC) == 11 && TPosition::LCM == TPosition::VECCALC &&
+                  static_cast<int>(TPosition::SPM) == 12 && TPosition::SHM == TPosition::SPM &&
+                  static_cast<int>(TPosition::MAX) == 16,
+              "TPosition");
+static_assert(static_cast<int>(HardEvent::MTE2_MTE1) == 0 && static_cast<int>(HardEvent::MTE2_V) == 4 &&
+                  static_cast<int>(HardEvent::V_MTE3) == 7 && static_cast<int>(HardEvent::MAX) == 35,
+              "HardEvent");
+static_assert(EVENT_ID0 == 0 && EVENT_ID7 == 7 && PIPE_S == 0 && PIPE_V == 1 && PIPE_MTE2 == 4 && PIPE_ALL == 6 &&
+                  PIPE_FIX == 10,
+              "event_t, pipe_t");
+static_assert(std::is_same_v<Std::conditional<true, int, float>::type, int> &&
+                  std::is_same_v<Std::enable_if<true, short>::type, short> &&
+                  Std::integral_constant<int, 3>::value == 3 && Std::is_same<int, int>::value,
+              "AscendC::Std's type traits");
+
 // ---- tensors -------------------------------------------------------------------------------
 TEST(FaceTensors, GlobalTensor)
 {
@@ -431,6 +475,11 @@ TEST(FaceParams, CopyAndRepeat)
 // ---- control.h outside a block -----------------------------------------------------------
 TEST(FaceControl, Helpers)
 {
+    // CANN declares these at global scope too
+    EXPECT_EQ(::GetUserWorkspace(nullptr), nullptr);
+    ::SetSysWorkspace(reinterpret_cast<uint8_t *>(uintptr_t{64}));
+    EXPECT_EQ(::GetSysWorkSpacePtr(), reinterpret_cast<uint8_t *>(uintptr_t{64}));
+    ::SetSysWorkspace(nullptr);
     EXPECT_EQ(GetUserWorkspace(nullptr), nullptr);
     uint8_t *ws = reinterpret_cast<uint8_t *>(uintptr_t{1} << 40);
     EXPECT_EQ(GetUserWorkspace(ws), ws + 16u * 1024u * 1024u);
@@ -458,6 +507,8 @@ TEST(FaceControl, Helpers)
     EXPECT_TRUE(q.VacantInQue());
     EXPECT_FALSE(q.HasTensorInQue());
     EXPECT_EQ(q.GetTensorCountInQue(), 0);
+    EXPECT_FALSE(q.HasIdleBuffer()); // no InitBuffer: no buffers at all
+    EXPECT_EQ(q.AllocTensor<float>().TwinRef().addr, nullptr);
 }
 
 // ---- inside a block ------------------------------------------------------------------------
