@@ -161,8 +161,27 @@ static ge::graphStatus TotalTiling(gert::TilingContext *c)
     c->SetTilingKey(0);
     return ge::GRAPH_SUCCESS;
 }
+// what the tiling saw of input 0 and output 0: dtype, format, origin and storage shapes
+struct SeenDesc {
+    int in_dtype = -1, in_format = -1, out_dtype = -1, out_format = -1;
+    std::vector<int64_t> in_origin, in_storage, out_origin, out_storage;
+} seen_desc;
+static std::vector<int64_t> Dims(const gert::Shape &s)
+{
+    std::vector<int64_t> d;
+    for (size_t i = 0; i < s.GetDimNum(); i++) d.push_back(s.GetDim(i));
+    return d;
+}
 static ge::graphStatus ComboTiling(gert::TilingContext *c)
 {
+    seen_desc = SeenDesc();
+    if (const auto *d = c->GetInputDesc(0)) seen_desc.in_dtype = d->GetDataType(), seen_desc.in_format = d->GetStorageFormat();
+    if (const auto *d = c->GetOutputDesc(0))
+        seen_desc.out_dtype = d->GetDataType(), seen_desc.out_format = d->GetStorageFormat();
+    if (const auto *s = c->GetInputShape(0))
+        seen_desc.in_origin = Dims(s->GetOriginShape()), seen_desc.in_storage = Dims(s->GetStorageShape());
+    if (const auto *s = c->GetOutputShape(0))
+        seen_desc.out_origin = Dims(s->GetOriginShape()), seen_desc.out_storage = Dims(s->GetStorageShape());
     seen_bias_shape = c->GetInputShape(1) != nullptr;
     seen_attr_num = static_cast<int>(c->GetAttrs()->GetAttrNum());
     const int64_t *i = c->GetAttrs()->GetInt(0);
@@ -379,6 +398,19 @@ void CheckLauncher()
     ran = 0;
     CHECK(Launch("UnitsCombo", {x, bias}, {y}, {}) == ACLNN_SUCCESS);
     CHECK(ran == 'c' && seen[1] != nullptr && seen_bias_shape);
+    // the tensors' descriptions reach the tiling: dtype, format, shapes (origin = storage)
+    int64_t dn[4] = {1, 3, 2, 2}, sn[4] = {12, 4, 2, 1};
+    aclTensor *xn = aclCreateTensor(dn, 4, ACL_FLOAT, sn, 0, ACL_FORMAT_NCHW, dn, 4, xd);
+    aclTensor *yn = aclCreateTensor(dn, 4, ACL_FLOAT, sn, 0, ACL_FORMAT_NHWC, dn, 4, yd);
+    CHECK(Launch("UnitsCombo", {xn, nullptr}, {yn}, {}) == ACLNN_SUCCESS);
+    const std::vector<int64_t> want_dims = {1, 3, 2, 2};
+    const optiling::SeenDesc &seen_desc = optiling::seen_desc;
+    CHECK(seen_desc.in_dtype == ge::DT_FLOAT && seen_desc.in_format == ge::FORMAT_NCHW &&
+          seen_desc.out_dtype == ge::DT_FLOAT && seen_desc.out_format == ge::FORMAT_NHWC);
+    CHECK(seen_desc.in_origin == want_dims && seen_desc.in_storage == want_dims && seen_desc.out_origin == want_dims &&
+          seen_desc.out_storage == want_dims);
+    aclDestroyTensor(xn);
+    aclDestroyTensor(yn);
     // int32 tensors: no units_combo__3_3, the plain kernel
     void *id = Dev(Ramp(1.0f)), *jd = Dev({});
     aclTensor *xi = Tensor(id, {3, 4}, ACL_INT32), *yi = Tensor(jd, {3, 4}, ACL_INT32);
