@@ -640,6 +640,20 @@ void CheckExecutor(aclrtStream stream)
         aclIntArray *owned = e->AllocIntArray(v2, 2);
         CHECK(owned != nullptr && owned->Size() == 2 && (*owned)[1] == 2);
 
+        // no live executor: where a tensor lives cannot be planned
+        int64_t d1[1] = {1}, s1[1] = {1};
+        float one = 1.0f;
+        aclTensor *lone = aclCreateTensor(d1, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, d1, 1, &one);
+        mg::Place place;
+        aclnnStatus st = ACLNN_SUCCESS;
+        EXPECT_FAIL(CHECK(!mg::Locate(nullptr, lone, false, &place, &st) && st == ACLNN_ERR_INNER_NULLPTR),
+                    ACLNN_ERR_INNER_NULLPTR, "aclnnExec: the executor is not live");
+        EXPECT_FAIL(CHECK(mg::NewTensor(nullptr, Shape{2}, DataType::DT_FLOAT, Format::FORMAT_ND, nullptr) == nullptr),
+                    ACLNN_ERR_INNER_NULLPTR, "aclnnExec: the executor is not live");
+        EXPECT_FAIL(CHECK(l0op::Contiguous(lone, nullptr) == nullptr), ACLNN_ERR_INNER_NULLPTR,
+                    "aclnnExec: the executor is not live");
+        CHECK(mg::HostValues(nullptr, lone) == nullptr);
+        aclDestroyTensor(lone);
         // without a launcher (this test links no opbuild) an AI-core launch is refused
         mg::InputArgs in;
         mg::OutputArgs out;
