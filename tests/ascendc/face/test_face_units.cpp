@@ -586,8 +586,43 @@ void SyncKernel(uint8_t *const *args)
     if (!asc_twin_block_aborted()) reinterpret_cast<int32_t *>(args[1])[32 + GetBlockIdx()] = 1;
 }
 const asc_twin_kernel sync_kernel = {"face_units_sync", 0, 3, SyncKernel};
+// The data moves' parameter forms (x: 32 floats, out: 40 floats):
+//   out[0, 8):   DataCopyPad in, Ext form, 1 element of 7.5 left, x[0, 5), 2 of 7.5 right; out by the Ext form
+//   out[8, 16):  DataCopyPad in, DataCopyParams form (bytes), x[0, 3) then 5 of -2.0 (paddingValue's bits);
+//                out by the DataCopyParams form of DataCopyPad
+//   out[16, 32): DataCopy in, DataCopyParams form (32-byte blocks): 2 blocks of 8 floats, 1 block
+//                skipped between them in GM: x[0, 8), x[16, 24); out by the DataCopyParams form of DataCopy
+//   out[32, 40): DataCopy count forms GM -> UB -> UB -> GM: x[8, 16)
+void CopyKernel(uint8_t *const *args)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b1, b2, b3, b4, b5;
+    pipe.InitBuffer(b1, 32);
+    pipe.InitBuffer(b2, 32);
+    pipe.InitBuffer(b3, 64);
+    pipe.InitBuffer(b4, 32);
+    pipe.InitBuffer(b5, 32);
+    GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer(reinterpret_cast<float *>(args[0]), 32);
+    og.SetGlobalBuffer(reinterpret_cast<float *>(args[1]), 40);
+    LocalTensor<float> u1 = b1.Get<float>(), u2 = b2.Get<float>(), u3 = b3.Get<float>(), u4 = b4.Get<float>(),
+                       u5 = b5.Get<float>();
+    DataCopyPad(u1, xg, DataCopyExtParams{1, 5 * 4, 0, 0, 0}, DataCopyPadExtParams<float>{true, 1, 2, 7.5f});
+    DataCopyPad(og, u1, DataCopyExtParams{1, 8 * 4, 0, 0, 0});
+    const float minus2 = -2.0f;
+    uint32_t bits;
+    std::memcpy(&bits, &minus2, 4);
+    DataCopyPad(u2, xg, DataCopyParams{1, 3 * 4, 0, 0}, DataCopyPadParams{true, 0, 5, bits});
+    DataCopyPad(og[8], u2, DataCopyParams{1, 8 * 4, 0, 0});
+    DataCopy(u3, xg, DataCopyParams{2, 1, 1, 0});
+    DataCopy(og[16], u3, DataCopyParams{1, 2, 0, 0});
+    DataCopy(u4, xg[8], 8u);
+    DataCopy(u5, u4, 8u);
+    DataCopy(og[32], u5, 8u);
+}
+const asc_twin_kernel copy_kernel = {"face_units_copy", 0, 3, CopyKernel};
 const int registered = asc_twin_register(&mask_kernel) | asc_twin_register(&dispatch_kernel) |
-                       asc_twin_register(&sync_kernel);
+                       asc_twin_register(&sync_kernel) | asc_twin_register(&copy_kernel);
 
 int RunKernel(const char *name, uint32_t blocks, std::vector<uint8_t *> args, std::string *msg)
 {
@@ -706,6 +741,29 @@ TEST(FaceBlock, SoftSyncAll)
         EXPECT_EQ(gm[33], 1) << mode;
     }
     asc_twin_gm_free(gm);
+}
+
+TEST(FaceBlock, CopyForms)
+{
+    float *x = static_cast<float *>(asc_twin_gm_alloc(32 * 4));
+    float *out = static_cast<float *>(asc_twin_gm_alloc(40 * 4));
+    for (int i = 0; i < 32; i++) x[i] = 0.5f + static_cast<float>(i);
+    for (int i = 0; i < 40; i++) out[i] = -99.0f;
+    std::string msg;
+    ASSERT_EQ(RunKernel("face_units_copy", 1, {reinterpret_cast<uint8_t *>(x), reinterpret_cast<uint8_t *>(out)}, &msg),
+              0)
+        << msg;
+    const float want0[8] = {7.5f, x[0], x[1], x[2], x[3], x[4], 7.5f, 7.5f};
+    for (int i = 0; i < 8; i++) EXPECT_EQ(out[i], want0[i]) << i;
+    const float want1[8] = {x[0], x[1], x[2], -2.0f, -2.0f, -2.0f, -2.0f, -2.0f};
+    for (int i = 0; i < 8; i++) EXPECT_EQ(out[8 + i], want1[i]) << i;
+    for (int i = 0; i < 8; i++) {
+        EXPECT_EQ(out[16 + i], x[i]) << i;
+        EXPECT_EQ(out[24 + i], x[16 + i]) << i;
+        EXPECT_EQ(out[32 + i], x[8 + i]) << i;
+    }
+    asc_twin_gm_free(x);
+    asc_twin_gm_free(out);
 }
 
 // Outside a launch the soft SyncAll does nothing at all (no check, no log line).
