@@ -42,29 +42,28 @@ extern "C" void mg_op_log(int level, const char *subject, int code, const char *
 using namespace op;
 
 namespace {
-// ---- stdout capture: what a call logs (the runtime prints its log lines to stdout here) ----
-template <typename F> std::string Capture(F f)
+// ---- capture: what a call writes to a stream (the runtime prints its log lines to stdout
+// here; the registry names a full table on stderr), through an anonymous temporary file ----
+template <typename F> std::string CaptureFd(FILE *stream, int target, F f)
 {
-    std::fflush(stdout);
-    char path[] = "/tmp/opdev_units_XXXXXX";
-    const int fd = mkstemp(path);
-    const int saved = dup(1);
-    dup2(fd, 1);
+    std::fflush(stream);
+    FILE *tmp = std::tmpfile();
+    if (tmp == nullptr) return "(no temporary file)";
+    const int saved = dup(target);
+    dup2(fileno(tmp), target);
     f();
-    std::fflush(stdout);
-    dup2(saved, 1);
+    std::fflush(stream);
+    dup2(saved, target);
     close(saved);
     std::string text;
-    if (FILE *r = std::fopen(path, "r")) {
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, r)) > 0) text.append(buf, n);
-        std::fclose(r);
-    }
-    close(fd);
-    unlink(path);
+    std::rewind(tmp);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, tmp)) > 0) text.append(buf, n);
+    std::fclose(tmp);
     return text;
 }
+template <typename F> std::string Capture(F f) { return CaptureFd(stdout, 1, f); }
 bool Has(const std::string &s, const char *what) { return s.find(what) != std::string::npos; }
 std::string Recent()
 {
@@ -922,27 +921,12 @@ void CheckOptiling()
     while (before < 300 && mg_registry_find(names[static_cast<size_t>(before)].c_str()) != nullptr) before++;
     CHECK(before == stored && stored < 300 && stored > 200);
     const std::string left = names[static_cast<size_t>(stored)];
-    std::fflush(stderr);
-    char path[] = "/tmp/opdev_units_err_XXXXXX";
-    const int fd = mkstemp(path);
-    const int saved = dup(2);
-    dup2(fd, 2);
-    mg_registry_set_tiling(left.c_str(), fn);
-    mg_registry_set_parse(left.c_str(), fn, nullptr, nullptr);
-    mg_registry_set_infer_shape(left.c_str(), fn);
-    mg_registry_set_opdef(left.c_str(), "k", 1, 1);
-    std::fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    std::string err;
-    if (FILE *r = std::fopen(path, "r")) {
-        char buf[2048];
-        size_t n = std::fread(buf, 1, sizeof buf, r);
-        err.assign(buf, n);
-        std::fclose(r);
-    }
-    close(fd);
-    unlink(path);
+    const std::string err = CaptureFd(stderr, 2, [&] {
+        mg_registry_set_tiling(left.c_str(), fn);
+        mg_registry_set_parse(left.c_str(), fn, nullptr, nullptr);
+        mg_registry_set_infer_shape(left.c_str(), fn);
+        mg_registry_set_opdef(left.c_str(), "k", 1, 1);
+    });
     CHECK(Has(err, ("optiling: more than 256 operator types registered; " + left + " is left out\n").c_str()));
     CHECK(mg_registry_find(left.c_str()) == nullptr && !mg_optiling_has(left.c_str()));
     // the earlier entries are intact
