@@ -24,10 +24,10 @@
 #include "twin_test_util.h"
 
 static atomic_int g_bad_unlocks;
-static _Thread_local pthread_mutex_t *t_held[64];
 static _Thread_local int t_nheld;
 
 #if !MG_UNDER_SANITIZER
+static _Thread_local pthread_mutex_t *t_held[64]; /* only the replacements below use it */
 typedef int (*mutex_fn)(pthread_mutex_t *);
 static mutex_fn real_fn(const char *name) {
     void *sym = dlsym(RTLD_NEXT, name);
