@@ -628,6 +628,21 @@ class Size(int):
     """An element size whose references can be counted (small ints are shared)."""
 
 
+class KeptStorage(FakeStorage):
+    """A storage that hands out the same address and size objects each time."""
+
+    def __init__(self, root):
+        super().__init__(root)
+        self.ptr = Size(root.__array_interface__["data"][0])
+        self.size = Size(root.nbytes)
+
+    def data_ptr(self):
+        return self.ptr
+
+    def nbytes(self):
+        return self.size
+
+
 def test_the_tensor_s_answers_are_let_go(fake):
     """What the extension asks a tensor for (its shape and strides tuples, its storage, the
     flags) is released after each call: the same objects handed out again and again keep
@@ -641,7 +656,7 @@ def test_the_tensor_s_answers_are_let_go(fake):
             super().__init__(a, **kw)
             self.kept_shape = tuple(a.shape)
             self.kept_stride = tuple(st // a.itemsize for st in a.strides)
-            self.kept_storage = FakeStorage(self.root)
+            self.kept_storage = KeptStorage(self.root)
             self.kept_size = Size(a.itemsize)  # asked for a dtype off the table
 
         def _maybe_fail(self, what):
@@ -665,7 +680,8 @@ def test_the_tensor_s_answers_are_let_go(fake):
     out = Keeping(np.zeros(8, np.float32))
     odd = Keeping(data(8), dtype=ODD)
     answers = [g.kept_shape, g.kept_stride, g.kept_storage, x.kept_shape, x.kept_stride, out.kept_shape,
-               out.kept_storage, odd.kept_size]
+               out.kept_storage, odd.kept_size, g.kept_storage.ptr, g.kept_storage.size, out.kept_storage.ptr,
+               out.kept_storage.size]
 
     def calls(n):
         for _ in range(n):
