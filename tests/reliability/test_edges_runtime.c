@@ -892,7 +892,7 @@ static int32_t launch_run(void *task) {
     atomic_fetch_add(&launch_runs, 1);
     return 0;
 }
-static void launch_release(void *task) { (void)task; }
+static void launch_release(void *task) { mgrt_free(task); } /* the task is the runtime's allocation */
 
 static mgrt_launch_tensor strided_tensor(const char *name, float *storage, float *first, int write) {
     mgrt_launch_tensor t;
