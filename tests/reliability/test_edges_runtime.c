@@ -892,7 +892,7 @@ static int32_t launch_run(void *task) {
     atomic_fetch_add(&launch_runs, 1);
     return 0;
 }
-static void launch_release(void *task) { (void)task; }
+static void launch_release(void *task) { mgrt_free(task); } /* the task is the runtime's allocation */
 
 static mgrt_launch_tensor strided_tensor(const char *name, float *storage, float *first, int write) {
     mgrt_launch_tensor t;
@@ -975,6 +975,56 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
     MG_CHECK_EQ_INT(atomic_load(&launch_runs), 4);
     MG_CHECK_EQ_INT(aclrtFree(buf), 0);
+}
+
+/* ---- the last aclrtResetDevice releases the default context's streams -------------------------- */
+
+/* What was queued on them runs first; then their handles are stale (a destroy is refused
+   naming them so), and a stream of another context is left alone. */
+MG_TEST(reset_device_releases_its_streams) {
+    up();
+    aclrtContext own = NULL, main_ctx = NULL;
+    MG_CHECK_EQ_INT(aclrtGetCurrentContext(&main_ctx), 0);
+    aclrtStream a = NULL, b = NULL, kept = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), 0);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), 0);
+    MG_CHECK_EQ_INT(aclrtCreateContext(&own, 0), 0); /* current now */
+    MG_CHECK_EQ_INT(aclrtCreateStream(&kept), 0);
+    MG_CHECK_EQ_INT(aclrtSetCurrentContext(main_ctx), 0);
+    unsigned char *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    memset(dev, 0, 4096);
+    /* behind a running task on a: a copy that must be done when the reset returns */
+    start_blocking(a, NULL, 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 2048, 0x5A, 2048, a), 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev + 2048, 2048, 0x6B, 2048, b), 0);
+    pthread_t opener;
+    MG_CHECK_EQ_INT(pthread_create(&opener, NULL, open_gate_later, NULL), 0);
+    MG_CHECK_EQ_INT(aclrtResetDevice(0), 0); /* the only aclrtSetDevice of this process: the last */
+    /* read before the opener is joined: the reset itself waited for the work */
+    const int done = dev[0] == 0x5A && dev[2047] == 0x5A && dev[2048] == 0x6B && dev[4095] == 0x6B;
+    pthread_join(opener, NULL);
+    MG_CHECK(done);
+    /* a new default context for this thread; the released streams are stale handles */
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    aclrtStream released[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        char want[300];
+        (void)aclGetRecentErrMsg();
+        MG_CHECK_EQ_INT(aclrtDestroyStream(released[k]), ACL_ERROR_INVALID_PARAM);
+        snprintf(want, sizeof want,
+                 "aclrtDestroyStream: stream %p is stale (already destroyed or released, or reclaimed by aclFinalize)",
+                 released[k]);
+        CHECK_MESSAGE(want);
+    }
+    /* the created context's stream lives on */
+    MG_CHECK_EQ_INT(aclrtSetCurrentContext(own), 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 16, 0x11, 16, kept), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(kept), 0);
+    MG_CHECK_EQ_INT(dev[15], 0x11);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(kept), 0);
+    MG_CHECK_EQ_INT(aclrtFree(dev), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyContext(own), 0);
 }
 
 MG_TEST_MAIN()
