@@ -2,6 +2,7 @@
 // C entry points of mg_optiling.h), catching what C++ code throws so nothing crosses into C.
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 
 #include "exe_graph/runtime/infer_shape_context.h"
@@ -50,14 +51,15 @@ extern "C" int mg_optiling_run(mg_tiling_run *run, char *message, size_t cap)
     mg_op_clear_last_error();
     try {
         info = e->compile_info_create != nullptr ? e->compile_info_create() : nullptr;
-        auto *ctx = new gert::TilingContext(run, info);
+        /* owned, so a tiling that throws does not leak it */
+        auto ctx = std::make_unique<gert::TilingContext>(run, info);
         ge::graphStatus status = ge::GRAPH_SUCCESS;
         if (e->parse != nullptr) {
             gert::TilingParseContext parse(info, ctx->GetPlatformInfo(), run->op_type);
             status = reinterpret_cast<ParseFn>(e->parse)(&parse);
         }
-        if (status == ge::GRAPH_SUCCESS) status = reinterpret_cast<TilingFn>(e->tiling)(ctx);
-        delete ctx;
+        if (status == ge::GRAPH_SUCCESS) status = reinterpret_cast<TilingFn>(e->tiling)(ctx.get());
+        ctx.reset();
         if (info != nullptr) e->compile_info_destroy(info);
         if (status != ge::GRAPH_SUCCESS) {
             std::snprintf(message, cap, "the tiling of %s returned failure %u%s%s", run->op_type, status,

@@ -1,7 +1,7 @@
 /* A stand-in for the AscendC twin's launch interface (asc_twin/launch.h), for testing
    opbuild's launcher alone: a registry by (name, key), and a synchronous run that hands
    the kernel its GM arguments with the tiling copied into the last one, and records what
-   it was given (block dim, argument count) for the test to check. */
+   it was given (block dim, argument count, tiling size) for the test to check. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@ static const asc_twin_kernel *kernels[16];
 static int kernel_count;
 uint32_t fake_twin_last_block_dim;
 int fake_twin_last_nargs;
+size_t fake_twin_last_tiling_size; /* the bytes the kernel's tiling argument holds */
 
 int asc_twin_register(const asc_twin_kernel *k) {
     if (kernel_count == 16) return 1;
@@ -34,6 +35,7 @@ int asc_twin_run_sync(const asc_twin_launch_args *a) {
     args[a->nargs - 1] = tiling;
     fake_twin_last_block_dim = a->block_dim;
     fake_twin_last_nargs = a->nargs;
+    fake_twin_last_tiling_size = a->tiling_size;
     a->kernel->entry(args);
     free(tiling);
     return 0;

@@ -89,6 +89,9 @@ public:
             Fill(in_shape_[i], run->inputs[i]);
             Fill(out_shape_[i], run->outputs[i]);
             Fill(in_tensor_[i].MutableShape(), run->inputs[i]);
+            /* Slots past input_num are not the caller's to fill: their bytes need not be
+               enumerators, and loading one as an enum is undefined. */
+            if (i >= run->input_num) continue;
             in_tensor_[i].SetDataType(static_cast<ge::DataType>(run->inputs[i].dtype));
             in_tensor_[i].SetFormat(static_cast<ge::Format>(run->inputs[i].format));
         }
