@@ -9,7 +9,10 @@
  *   - nnop_int_array_values / nnop_scalar_value: the values, a short capacity, stale handles;
  *   - an executor's limits: 8 inputs and 8 outputs, 16 steps, 1024 parameter bytes, 8 buffers
  *     a step; binding past the slots; the workspace's 64-byte rounding; a stale executor;
- *   - mgrt_handle_describe of a live handle.
+ *   - mgrt_handle_describe of a live handle;
+ *   - the array getters (aclGetViewShape, aclGetViewStrides, aclGetStorageShape) when their
+ *     copy cannot be allocated (plain malloc: the caller frees it), through a malloc
+ *     interposed in this program (plain builds only: the sanitizers own malloc).
  *
  * One CTest test per case.
  */
@@ -30,6 +33,7 @@
 #include "mgrt.h"
 #include "mgrt_handle.h"
 #include "nnop.h"
+#include "rel_setup.h"
 
 static char got[2048];
 static const char *take(void) {
@@ -608,6 +612,84 @@ MG_TEST(self_overlap_ignores_size_one_dims) {
     const int64_t d2s[2] = {3, 2}, s2s[2] = {1, 1};
     v = big_view(2, d2s, s2s);
     MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 1);
+}
+
+/* ---- the array getters when malloc fails -------------------------------------------------- */
+
+#if REL_PLAIN_BUILD
+/* glibc's allocator under its own names; the definitions below take the place of malloc for
+   the libraries too (the executable comes first in symbol lookup). One malloc of the size
+   armed, on the thread that armed it, returns NULL; everything else goes to glibc. Default
+   visibility: the build hides symbols (-fvisibility=hidden), and a hidden malloc would not
+   be exported for the libraries to find. */
+#define INTERPOSED __attribute__((visibility("default")))
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *ptr, size_t size);
+extern void __libc_free(void *ptr);
+
+static _Thread_local size_t fail_malloc_of_size; /* 0: none armed */
+
+INTERPOSED void *malloc(size_t size) {
+    if (fail_malloc_of_size != 0 && size == fail_malloc_of_size) {
+        fail_malloc_of_size = 0;
+        return NULL;
+    }
+    return __libc_malloc(size);
+}
+INTERPOSED void *calloc(size_t count, size_t size) { return __libc_calloc(count, size); }
+INTERPOSED void *realloc(void *ptr, size_t size) { return __libc_realloc(ptr, size); }
+INTERPOSED void free(void *ptr) { __libc_free(ptr); }
+#endif
+
+/* nnopbase/acl_tensor.c copy_array: a copy that cannot be allocated is ACLNN_ERR_INNER_NULLPTR
+   (561103) with "out of memory", and neither output is written (nothing copied to NULL). The
+   sizes armed (rank 7: 56 bytes; storage rank 3: 24 bytes) are the copies' exact sizes. */
+MG_TEST(array_getters_out_of_memory) {
+#if !REL_PLAIN_BUILD
+    MG_SKIP("a sanitizer owns malloc in this build");
+#else
+    up();
+    static float data[64];
+    const int64_t dims[7] = {1, 2, 1, 2, 1, 2, 1}, strides[7] = {8, 4, 4, 2, 2, 1, 1}, storage[3] = {2, 2, 16};
+    aclTensor *t = aclCreateTensor(dims, 7, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 3, data);
+    MG_CHECK(t != NULL);
+    if (t == NULL) return;
+    (void)aclGetRecentErrMsg();
+    typedef aclnnStatus (*getter)(const aclTensor *, int64_t **, uint64_t *);
+    const struct {
+        const char *name;
+        getter get;
+        size_t bytes;
+        const int64_t *want;
+        uint64_t count;
+    } cases[3] = {{"aclGetViewShape", aclGetViewShape, 7 * sizeof(int64_t), dims, 7},
+                  {"aclGetViewStrides", aclGetViewStrides, 7 * sizeof(int64_t), strides, 7},
+                  {"aclGetStorageShape", aclGetStorageShape, 3 * sizeof(int64_t), storage, 3}};
+    for (int i = 0; i < 3; i++) {
+        int64_t sentinel = 0;
+        int64_t *values = &sentinel;
+        uint64_t count = 99;
+        fail_malloc_of_size = cases[i].bytes;
+        aclnnStatus status = cases[i].get(t, &values, &count);
+        const int fired = fail_malloc_of_size == 0;
+        fail_malloc_of_size = 0;
+        MG_CHECK(fired); /* the getter's malloc met the interposer */
+        MG_CHECK_EQ_INT(status, ACLNN_ERR_INNER_NULLPTR);
+        char want[128];
+        snprintf(want, sizeof want, "%s: out of memory (an allocation failed)", cases[i].name);
+        CHECK_MESSAGE(want);
+        MG_CHECK(values == &sentinel);
+        MG_CHECK_EQ_INT(count, 99);
+        /* Allocation back: the copy. */
+        MG_CHECK_EQ_INT(cases[i].get(t, &values, &count), ACLNN_SUCCESS);
+        MG_CHECK_EQ_INT(count, cases[i].count);
+        for (uint64_t k = 0; values != &sentinel && k < count && k < cases[i].count; k++)
+            MG_CHECK_EQ_INT(values[k], cases[i].want[k]);
+        if (values != &sentinel) free(values);
+    }
+    MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+#endif
 }
 
 MG_TEST_MAIN()
