@@ -829,6 +829,49 @@ void CheckExecutor(aclrtStream stream)
         aclDestroyTensor(f4b);
         aclrtFree(odev);
     }
+
+    // a host tensor read by many steps is written into the workspace once, before its first
+    // reader: nine Muls of it and two copies out are 1 + 9 + 2 of the executor's 16 steps (a
+    // ConvertToTensor step per read would make 20: the ninth Muls would not fit)
+    {
+        void *odev = nullptr;
+        CHECK(aclrtMalloc(&odev, 64, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        int64_t n4[1] = {4}, unit[1] = {1};
+        aclTensor *o1 = aclCreateTensor(n4, 1, ACL_FLOAT, unit, 0, ACL_FORMAT_ND, n4, 1, odev);
+        aclTensor *o9 = aclCreateTensor(n4, 1, ACL_FLOAT, unit, 0, ACL_FORMAT_ND, n4, 1, static_cast<char *>(odev) + 32);
+        uint64_t ws = 0;
+        aclOpExecutor *executor = nullptr;
+        {
+            mg::DfxBegin("aclnnHostReads");
+            UniqueExecutor u("x");
+            aclOpExecutor *e = u.get();
+            const float hv[4] = {1.0f, -2.0f, 0.5f, 8.0f};
+            const aclTensor *host = e->ConvertToTensor(hv, 4, DataType::DT_FLOAT);
+            CHECK(host != nullptr);
+            const aclTensor *m[9] = {};
+            for (int k = 0; k < 9; k++) {
+                m[k] = l0op::Muls(host, static_cast<float>(k + 1), e);
+                CHECK(m[k] != nullptr);
+            }
+            CHECK(m[0] != nullptr && l0op::ViewCopy(m[0], o1, e) == o1);
+            CHECK(m[8] != nullptr && l0op::ViewCopy(m[8], o9, e) == o9);
+            ws = e->GetWorkspaceSize();
+            u.ReleaseTo(&executor);
+        }
+        void *workspace = nullptr;
+        if (ws > 0) CHECK(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        CHECK(CommonOpExecutorRun(workspace, ws, executor, stream) == ACLNN_SUCCESS);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        float got[8] = {};
+        CHECK(aclrtMemcpy(got, 16, odev, 16, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        CHECK(aclrtMemcpy(got + 4, 16, static_cast<char *>(odev) + 32, 16, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        const float want[8] = {1.0f, -2.0f, 0.5f, 8.0f, 9.0f, -18.0f, 4.5f, 72.0f};
+        for (int k = 0; k < 8; k++) CHECK(got[k] == want[k]);
+        aclrtFree(workspace);
+        aclDestroyTensor(o1);
+        aclDestroyTensor(o9);
+        aclrtFree(odev);
+    }
     aclDestroyTensor(x6);
     aclDestroyTensor(y23);
     aclDestroyTensor(y4);

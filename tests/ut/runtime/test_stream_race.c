@@ -332,6 +332,22 @@ MG_TEST(a_malformed_strided_access_is_checked_as_its_range) {
     MG_CHECK_EQ_INT(race_status(s, &even, &bad), ACLNN_ERR_PARAM_INVALID);
     bad.dims[0] = 64;
     MG_CHECK_EQ_INT(race_status(s, &even, &bad), 0); /* well formed again: the odd elements */
+    /* Exactly one rank above the maximum (9), the layout otherwise sound: the odd elements
+       again, dims 1..7 of size 1 and the array's next access all zeros. Still its whole
+       range, so it meets the even elements and is refused. (A maximum of 9 in the race check
+       would take a ninth dim and stride from past mgrt_access's 8-entry arrays -- here
+       strides[0] and the next access's zero pointer, an 8-fold repeat of each element --
+       judge the odd elements exactly and accept it.) */
+    mgrt_access nine[2];
+    memset(nine, 0, sizeof nine);
+    nine[0] = strided(BASE + 4, 4, 1, dims, steps, 1);
+    for (int d = 1; d < MGRT_ACCESS_MAX_RANK; d++) nine[0].dims[d] = 1;
+    nine[0].rank = MGRT_ACCESS_MAX_RANK; /* at the maximum: judged exactly, not a race */
+    MG_CHECK_EQ_INT(race_status(s, &even, &nine[0]), 0);
+    nine[0].rank = 9;
+    MG_CHECK_EQ_INT(MGRT_ACCESS_MAX_RANK, 8); /* the documented maximum (mgrt.h, CHANGELOG) */
+    MG_CHECK_EQ_INT(race_status(s, &even, &nine[0]), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
     done(s);
 }
 
