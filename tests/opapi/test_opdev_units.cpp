@@ -751,6 +751,11 @@ void CheckExecutor(aclrtStream stream)
         const aclTensor *host = e->ConvertToTensor(hv, 4, DataType::DT_FLOAT);
         EXPECT_FAIL(CHECK(l0op::ViewCopy(y4, host, e) == nullptr), ACLNN_ERR_INNER,
                     "aclnnExec: a host tensor (ConvertToTensor) is written by a step");
+        // ... and after a step has read it (its write step is planned by then)
+        const aclTensor *read_first = e->ConvertToTensor(hv, 4, DataType::DT_FLOAT);
+        CHECK(l0op::ViewCopy(read_first, y4, e) == y4);
+        EXPECT_FAIL(CHECK(l0op::ViewCopy(y4, read_first, e) == nullptr), ACLNN_ERR_INNER,
+                    "aclnnExec: a host tensor (ConvertToTensor) is written by a step");
     }
 
     // values through phase 2: Cast of a strided view (Dense copies it first), Reshape and
