@@ -136,6 +136,27 @@ def test_works_after_an_error():
     np.testing.assert_allclose(y, 1.2, rtol=1e-6)
 
 
+def test_torch_dtype_the_package_does_not_know():
+    """A torch dtype outside the package's table (complex32: 4 bytes an element, like float32)
+    reaches the library as ACL_DT_UNDEFINED and is refused, never computed as float32."""
+    torch = pytest.importorskip("torch")
+    dtype = getattr(torch, "complex32", None)
+    if dtype is None:
+        pytest.skip("this torch has no complex32")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "ComplexHalf support is experimental"
+        x = torch.zeros(8, dtype=dtype)
+        out = torch.zeros(8, dtype=dtype)
+    assert x.element_size() == 4
+    before = out.view(torch.int32).clone()
+    with pytest.raises(mishgrad.AclnnError) as info:
+        mishgrad.mish(x, out=out)
+    assert info.value.status == 161002
+    assert "UNDEFINED" in str(info.value) or "dtype" in str(info.value).lower()
+    assert torch.equal(out.view(torch.int32), before)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "int32", "int64"])
 def test_torch_unsupported_dtype(dtype):
     torch = pytest.importorskip("torch")
