@@ -21,6 +21,7 @@
 #include "acl/acl.h"
 #include "nnop.h"
 #include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_mish_backward.h"
 #include "mish_reference.h"
 
 #include <malloc.h>
@@ -341,6 +342,51 @@ MG_TEST(attachment_to_a_stale_executor_is_freed) {
     aclDestroyTensor(ta);
     aclDestroyTensor(tb);
     aclrtFree(d);
+}
+
+/* ---- aclSetTensorAddr over the outputs ------------------------------------------------------- */
+
+/* aclSetTensorAddr counts inputs then outputs: on aclnnMishBackward (inputs gradOutput, self;
+   output gradInput) index 2 is the output. Setting it must move where the launch writes, not an
+   input slot past the inputs (seed 38, op_executor.c:318: the mode 2 -> 3 took every index as an
+   input's, so the launch wrote the old output block and left the new one untouched). */
+MG_TEST(set_tensor_addr_index_past_the_inputs_moves_the_output) {
+    up();
+    enum { N = 32 };
+    int64_t n = N;
+    void *blk[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 4; i++) MG_CHECK_EQ_INT(aclrtMalloc(&blk[i], N * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    float *g = blk[0], *x = blk[1], *old_out = blk[2], *new_out = blk[3];
+    for (int k = 0; k < N; k++) {
+        g[k] = 1.0f;
+        x[k] = (float)(k - 16) / 8.0f;
+        old_out[k] = 777.0f;
+        new_out[k] = 555.0f;
+    }
+    aclTensor *t[3];
+    for (int i = 0; i < 3; i++) t[i] = aclCreateTensor(&n, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, &n, 1, blk[i]);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    MG_CHECK_EQ_INT(aclnnMishBackwardGetWorkspaceSize(t[0], t[1], t[2], &ws, &e), ACLNN_SUCCESS);
+    /* past inputs and outputs together: refused, counted over both (3 tensors) */
+    MG_CHECK_EQ_INT(aclSetTensorAddr(e, 3, t[2], new_out), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "has 3 tensors");
+    MG_CHECK_EQ_INT(aclSetTensorAddr(e, 2, t[2], new_out), ACLNN_SUCCESS);
+    void *workspace = NULL;
+    if (ws > 0) MG_CHECK_EQ_INT(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(aclnnMishBackward(workspace, ws, e, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDevice(), 0);
+    int wrong = 0, touched = 0;
+    for (int k = 0; k < N; k++) {
+        double want = (double)mish_ref_grad_ld((long double)x[k]);
+        if (fabs((double)new_out[k] - want) > 1e-5 * fabs(want) + 1e-30) wrong++;
+        if (old_out[k] != 777.0f) touched++;
+    }
+    MG_CHECK_EQ_INT(wrong, 0);   /* the result is at the new address */
+    MG_CHECK_EQ_INT(touched, 0); /* and the old output block is untouched */
+    for (int i = 0; i < 3; i++) aclDestroyTensor(t[i]);
+    if (workspace) aclrtFree(workspace);
+    for (int i = 0; i < 4; i++) aclrtFree(blk[i]);
 }
 
 MG_TEST_MAIN()
