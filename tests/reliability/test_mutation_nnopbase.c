@@ -389,4 +389,38 @@ MG_TEST(set_tensor_addr_index_past_the_inputs_moves_the_output) {
     for (int i = 0; i < 4; i++) aclrtFree(blk[i]);
 }
 
+/* ---- the element-by-element self-overlap proof over 8 moving dims ------------------------------ */
+
+/* Views the quick proof (sorted strides, each past the reach of the smaller) cannot clear:
+   dims 4 and 5 with strides 5 and 2 interleave (2j + 5i, all distinct) so the answer comes from
+   visiting every element (view_revisits_an_element), with 8 moving dims, the most there are.
+   The moving dims are packed from 0 (seed 38, acl_tensor.c:473: `int rank = 1` packed them from
+   1, writing dims[8] and strides[8] past their arrays: ASan's stack-buffer-overflow). */
+MG_TEST(overlaps_itself_over_eight_moving_dims) {
+    up();
+    void *d = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&d, 4096 * 4, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    static const struct {
+        int64_t strides[8];
+        int overlaps;
+    } cases[] = {
+        {{5, 2, 24, 48, 96, 192, 384, 768}, 0}, /* distinct: 2j + 5i below 24, then whole blocks */
+        {{5, 2, 10, 48, 96, 192, 384, 768}, 1}, /* 10 = 5 * 2: the stride-10 dim meets i = 2 */
+        {{5, 2, 24, 48, 96, 192, 384, 767}, 1}, /* 767 = 24 + 48 + 96 + 192 + 384 + 23 = ... + 5*3 + 2*4 */
+    };
+    const int64_t dims[8] = {4, 5, 2, 2, 2, 2, 2, 2};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t storage[1] = {4096};
+        aclTensor *t = aclCreateTensor(dims, 8, ACL_FLOAT, cases[i].strides, 0, ACL_FORMAT_ND, storage, 1, d);
+        MG_CHECK(t != NULL);
+        nnop_view v;
+        MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "test", "t", &v), 0);
+        int got = nnop_view_overlaps_itself(&v);
+        if (got != cases[i].overlaps) MG_FAIL("case %zu: overlaps %d, expected %d", i, got, cases[i].overlaps);
+        else MG_CHECK(1);
+        aclDestroyTensor(t);
+    }
+    aclrtFree(d);
+}
+
 MG_TEST_MAIN()
