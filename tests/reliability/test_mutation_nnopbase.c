@@ -423,4 +423,42 @@ MG_TEST(overlaps_itself_over_eight_moving_dims) {
     aclrtFree(d);
 }
 
+/* ---- a step buffer naming a slot nothing was bound to ------------------------------------------ */
+
+static void *seen_buffers[3];
+static int32_t record_buffers(const void *params, void *const *buffers) {
+    (void)params;
+    for (int i = 0; i < 3; i++) seen_buffers[i] = buffers[i];
+    return 0;
+}
+
+/* A step names slots by index (nnop_executor_add_step checks only the count): a slot below
+   MAX_SLOTS that no tensor was bound to resolves to NULL at launch, never to a stale or made-up
+   address; a bound one to its tensor's data (seed 38, op_executor.c:496: the launch state
+   cleared with 1s, an unbound slot became 0x0101010101010101). */
+MG_TEST(step_buffer_of_an_unbound_slot_resolves_to_null) {
+    up();
+    void *d = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    int64_t dims[1] = {16}, storage[1] = {16};
+    aclTensor *ta = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, d);
+    aclTensor *tb = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, (char *)d + 2048);
+    MG_CHECK(ta != NULL && tb != NULL);
+    static const char *const names[] = {"in", "out"};
+    aclOpExecutor *e = nnop_executor_create("Record", (const aclTensor *const *)&ta, 1, &tb, 1, names);
+    MG_CHECK(e != NULL);
+    const nnop_buffer buffers[3] = {
+        {NNOP_BUFFER_INPUT, 0, 0}, {NNOP_BUFFER_INPUT, 5, 0}, {NNOP_BUFFER_OUTPUT, 7, 0}};
+    MG_CHECK_EQ_INT(nnop_executor_add_step(e, "Record", record_buffers, NULL, 0, buffers, 3, 1), ACLNN_SUCCESS);
+    seen_buffers[0] = seen_buffers[1] = seen_buffers[2] = (void *)&seen_buffers;
+    MG_CHECK_EQ_INT(nnop_executor_launch("test", NULL, 0, e, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDevice(), 0);
+    MG_CHECK(seen_buffers[0] == d);
+    MG_CHECK(seen_buffers[1] == NULL);
+    MG_CHECK(seen_buffers[2] == NULL);
+    aclDestroyTensor(ta);
+    aclDestroyTensor(tb);
+    aclrtFree(d);
+}
+
 MG_TEST_MAIN()
