@@ -746,6 +746,14 @@ void CheckExecutor(aclrtStream stream)
         CHECK(l0op::Fill(nullptr, x6, s2a, e) == nullptr && l0op::Fill(dt, nullptr, s2a, e) == nullptr &&
               l0op::Fill(dt, x6, nullptr, e) == nullptr);
         aclDestroyIntArray(s2a);
+        // a dims tensor of exactly kMaxDimNum (25) values names a 25-dim shape: it passes the
+        // dims check, and the call goes on to the value's check
+        std::vector<int64_t> ones25(25, 1);
+        aclIntArray *s25a = aclCreateIntArray(ones25.data(), 25);
+        const aclTensor *dt25 = e->ConvertToTensor(ones25.data(), 25, DataType::DT_INT64);
+        EXPECT_FAIL(CHECK(l0op::Fill(dt25, x6, s25a, e) == nullptr), ACLNN_ERR_PARAM_INVALID,
+                    "aclnnExec: Fill's value is a DT_FLOAT tensor of 6 elements, not one element");
+        aclDestroyIntArray(s25a);
         // a host tensor written by a step
         const float hv[4] = {1, 2, 3, 4};
         const aclTensor *host = e->ConvertToTensor(hv, 4, DataType::DT_FLOAT);

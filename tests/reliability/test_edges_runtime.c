@@ -429,6 +429,9 @@ MG_TEST(config_json_reasons_and_offsets) {
         {"\"\xe0\x9f\xbf\"", 0, "a byte that is not UTF-8 in a string", 1},
         {"\"\xf0\x8f\xbf\xbf\"", 0, "a byte that is not UTF-8 in a string", 1},
         {"\"\xed\x9f\xbf\xee\x80\x80\"", 0, NULL, 0},
+        /* a valid UTF-8 sequence lets the parser go on: what follows is still checked */
+        {"\"\xc3\xa9\" x", 0, "more text after the JSON value", 5},
+        {"[\"\xe2\x82\xac\",]", 0, "an unexpected character (not the start of a JSON value)", 7},
         /* escapes */
         {"\"\\", 0, "a string not closed before the end of the file", 2},
         {"\"\\\0\"", 4, "an escape that JSON does not have", 3},

@@ -66,6 +66,15 @@ static const ew_operator late = {"Late", 1, odd_names, late_dtypes, odd_l0};
 static const ew_dtype_list none_dtypes[MGRT_SOC_GENERATION_COUNT] = {{0, {0}}};
 static const ew_operator none = {"None", 1, odd_names, none_dtypes, odd_l0};
 
+/* an operator whose CPU list names 8 values aclDataType does not have: its text, 8 times
+   "not a known aclDataType" joined by ", " (198 characters), is longer than the message's
+   160-byte list buffer */
+static const ew_dtype_list wide_dtypes[MGRT_SOC_GENERATION_COUNT] = {
+    [MGRT_SOC_CPU] = {8, {(aclDataType)100, (aclDataType)101, (aclDataType)102, (aclDataType)103, (aclDataType)104,
+                          (aclDataType)105, (aclDataType)106, (aclDataType)107}},
+};
+static const ew_operator wide = {"Wide", 1, odd_names, wide_dtypes, odd_l0};
+
 /* ---- helpers --------------------------------------------------------------------------- */
 
 static void session(const char *soc) {
@@ -262,6 +271,28 @@ MG_TEST(a_long_shape_in_the_message_is_cut_at_the_buffer) {
         for (int i = 0; i < 3; i++) drop(&in[i]);
         drop(&out);
     }
+}
+
+/* The supported-dtypes text is cut at its 160-byte buffer (159 characters and the NUL):
+   each name is written with the room left, never more. */
+MG_TEST(a_long_dtype_list_in_the_message_is_cut_at_the_buffer) {
+    session(NULL);
+    int64_t dims[1] = {4};
+    buf in = make(ACL_FLOAT, 1, dims, NULL, 0, 4), out = make(ACL_FLOAT, 1, dims, NULL, 0, 4);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    MG_CHECK_EQ_INT(phase1(&wide, "aclnnWide", &in, &out, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+    char list[256];
+    int n = 0;
+    for (int i = 0; i < 8; i++)
+        n += snprintf(list + n, sizeof list - (size_t)n, i ? ", %s" : "%s", "not a known aclDataType");
+    MG_CHECK_EQ_INT(n, 198);
+    list[159] = '\0';
+    char want[512];
+    snprintf(want, sizeof want, "aclnnWide: x has dtype FLOAT (value 0); supported: %s", list);
+    check_message(want);
+    drop(&in);
+    drop(&out);
 }
 
 /* ---- products ----------------------------------------------------------------------------- */
