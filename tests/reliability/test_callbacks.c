@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,9 @@ enum { CB_BYTES = 1 << 16 };
 static aclrtContext cb_context;
 static atomic_int cb_stop;
 static atomic_int cb_ran;
+/* Set once the memset behind the callback is queued: the callback's own async copy must be
+   queued after it (the callback thread can start before the test thread queues the memset). */
+static atomic_int cb_memset_queued;
 static aclError cb_copy, cb_set, cb_async;
 static unsigned char cb_seen[CB_BYTES];
 static void *cb_dev;
@@ -37,6 +41,7 @@ static void *callback_thread(void *arg) {
 
 static void blocking_callback(void *user) {
     aclrtStream s = user;
+    while (!atomic_load(&cb_memset_queued)) sched_yield();
     /* The memsetAsync queued after this callback writes these bytes: it cannot run until we
        return, so none of these may wait for it. */
     cb_copy = aclrtMemcpy(cb_seen, sizeof cb_seen, cb_dev, CB_BYTES, ACL_MEMCPY_DEVICE_TO_HOST);
@@ -66,8 +71,10 @@ static pthread_t start_callback_stream(aclrtStream *s) {
    synchronizes: the callback ran, and nothing hung (watchdog). */
 static void run_with_a_memset_behind(aclrtCallback fn, aclrtStream s) {
     REL_WATCHDOG(20);
+    atomic_store(&cb_memset_queued, 0);
     REL_CHECK(aclrtLaunchCallback(fn, s, ACL_CALLBACK_BLOCK, s) == ACL_SUCCESS, "aclrtLaunchCallback");
     REL_CHECK(aclrtMemsetAsync(cb_dev, CB_BYTES, 0x77, CB_BYTES, s) == ACL_SUCCESS, "aclrtMemsetAsync");
+    atomic_store(&cb_memset_queued, 1);
     REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
     alarm(0);
     REL_CHECK(atomic_load(&cb_ran), "the callback ran");
