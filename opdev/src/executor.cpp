@@ -111,14 +111,14 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
             // A host tensor read by a step: its values are written into its workspace place
             // at phase 2, before that step (once; steps run in the order added).
             // Its values are the host's: no step may write it, before or after it was read.
-            for (auto &h : state->hosts)
-                if (h.tensor == t && written) {
+            for (auto &h : state->hosts) {
+                if (h.tensor != t) continue;
+                if (written) {
                     *status = mgrt_fail(ACLNN_ERR_INNER, "%s: a host tensor (ConvertToTensor) is written by a step",
                                         CurrentApi());
                     return false;
                 }
-            for (auto &h : state->hosts)
-                if (h.tensor == t && !h.planned) {
+                if (!h.planned) {
                     mg_const_params c;
                     std::memset(&c, 0, sizeof c);
                     c.nbytes = static_cast<uint32_t>(h.bytes.size());
@@ -129,6 +129,7 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
                     if (*status != ACLNN_SUCCESS) return false;
                     h.planned = true;
                 }
+            }
             return true;
         }
     state->names.emplace_back(NameOf(t));

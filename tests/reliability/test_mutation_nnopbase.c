@@ -205,6 +205,20 @@ MG_TEST(large_views_split_over_threads) {
     MG_CHECK_EQ_INT(failed, 0);
 }
 
+/* nnop_view_overlaps_itself of a view over `storage_elems` floats at `d` against `want`. */
+static void check_overlaps_itself(void *d, int64_t storage_elems, int rank, const int64_t *dims,
+                                  const int64_t *strides, int want, size_t case_index) {
+    const int64_t storage[1] = {storage_elems};
+    aclTensor *t = aclCreateTensor(dims, (uint64_t)rank, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, d);
+    MG_CHECK(t != NULL);
+    nnop_view v;
+    MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "test", "t", &v), 0);
+    const int got = nnop_view_overlaps_itself(&v);
+    if (got != want) MG_FAIL("case %zu: overlaps %d, expected %d", case_index, got, want);
+    else MG_CHECK(1);
+    aclDestroyTensor(t);
+}
+
 /* nnop_view_overlaps_itself: 1 when two indexes of the view share an element, else 0 (the
    same proof phase 1 uses, for operators that ask without refusing). */
 MG_TEST(overlaps_itself_answers) {
@@ -220,17 +234,8 @@ MG_TEST(overlaps_itself_answers) {
         {2, {3, 1}, {1, 0}, 0},   {1, {1}, {0}, 0},        {3, {2, 3, 4}, {12, 4, 1}, 0}, {3, {2, 3, 4}, {11, 4, 1}, 1},
         {2, {4, 5}, {3, 2}, 1},   {2, {4, 5}, {5, 2}, 0},   {2, {2, 3}, {3, 1}, 0},  {2, {2, 3}, {2, 1}, 1},  {1, {7}, {1}, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int64_t storage[1] = {512};
-        aclTensor *t = aclCreateTensor(cases[i].dims, (uint64_t)cases[i].rank, ACL_FLOAT, cases[i].strides, 0,
-                                       ACL_FORMAT_ND, storage, 1, d);
-        nnop_view v;
-        MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "test", "t", &v), 0);
-        int got = nnop_view_overlaps_itself(&v);
-        if (got != cases[i].overlaps) MG_FAIL("case %zu: overlaps %d, expected %d", i, got, cases[i].overlaps);
-        else MG_CHECK(1);
-        aclDestroyTensor(t);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_overlaps_itself(d, 512, cases[i].rank, cases[i].dims, cases[i].strides, cases[i].overlaps, i);
     aclrtFree(d);
 }
 
@@ -409,17 +414,8 @@ MG_TEST(overlaps_itself_over_eight_moving_dims) {
         {{5, 2, 24, 48, 96, 192, 384, 767}, 1}, /* 767 = 24 + 48 + 96 + 192 + 384 + 23 = ... + 5*3 + 2*4 */
     };
     const int64_t dims[8] = {4, 5, 2, 2, 2, 2, 2, 2};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int64_t storage[1] = {4096};
-        aclTensor *t = aclCreateTensor(dims, 8, ACL_FLOAT, cases[i].strides, 0, ACL_FORMAT_ND, storage, 1, d);
-        MG_CHECK(t != NULL);
-        nnop_view v;
-        MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "test", "t", &v), 0);
-        int got = nnop_view_overlaps_itself(&v);
-        if (got != cases[i].overlaps) MG_FAIL("case %zu: overlaps %d, expected %d", i, got, cases[i].overlaps);
-        else MG_CHECK(1);
-        aclDestroyTensor(t);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_overlaps_itself(d, 4096, 8, dims, cases[i].strides, cases[i].overlaps, i);
     aclrtFree(d);
 }
 
