@@ -25,11 +25,13 @@
 #include "rel_setup.h"
 
 /* The size just inside aclrtMalloc's padding bound must come back as a failed allocation,
-   not as the sanitizer's abort on a huge request. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
+   not as the sanitizer's abort on a huge request (the program exports these, CMakeLists.txt,
+   so that a shared sanitizer runtime finds them). */
+#define REL_EXPORTED __attribute__((visibility("default")))
+REL_EXPORTED const char *__asan_default_options(void);
+REL_EXPORTED const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+REL_EXPORTED const char *__tsan_default_options(void);
+REL_EXPORTED const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
 
 /* The status, then the message: `needle` must be in it (the message is handed out once). */
 #define CHECK_REFUSED(call, status, needle)                                                        \
