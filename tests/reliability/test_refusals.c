@@ -6,7 +6,7 @@
  * outputs (pre-filled with a sentinel) were not written; where the guard is a bound, the
  * value just inside it is taken, so `<` and `<=` mutants differ.
  *
- * One CTest test per case (each its own process: init_repeats ends the runtime).
+ * One CTest test per case (each its own process: every case ends the runtime, one forks).
  */
 #define _DEFAULT_SOURCE /* posix_memalign */
 #include <pthread.h>
@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "acl/acl_op.h"
@@ -548,6 +550,42 @@ MG_TEST(launch_workspace_and_storage) {
     CHECK_TAKEN(aclrtSynchronizeStream(NULL));
     REL_CHECK(atomic_load(&launch_runs) == 3, "%d launches ran, want 3", atomic_load(&launch_runs));
     CHECK_TAKEN(aclrtFree(buf));
+    down();
+}
+
+/* ---- rt_state.c: a child forked after aclInit ---------------------------------------------------- */
+
+/* The child reports by its exit status alone: what it prints goes to the same stderr. */
+static int child_refuses(void) {
+    int bad = 0;
+    if (aclInit(NULL) != ACL_ERROR_UNINITIALIZE ||
+        !rel_message_has("aclInit: this process was forked from one that had called aclInit"))
+        bad |= 1;
+    void *p = SENTINEL;
+    if (aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_ERROR_UNINITIALIZE || p != SENTINEL ||
+        !rel_message_has("aclrtMalloc: this process was forked from one that had called aclInit"))
+        bad |= 2;
+    if (aclFinalize() != ACL_ERROR_UNINITIALIZE || !rel_message_has("aclFinalize: this process was forked"))
+        bad |= 4;
+    return bad;
+}
+
+MG_TEST(forked_child_refusals) {
+    up();
+    REL_WATCHDOG(30);
+    fflush(NULL);
+    const pid_t child = fork();
+    if (child == 0) _exit(child_refuses());
+    REL_CHECK(child > 0, "fork");
+    int wstatus = 0;
+    REL_CHECK(waitpid(child, &wstatus, 0) == child, "waitpid");
+    REL_CHECK(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0,
+              "the child's refusals (bits: 1 aclInit, 2 aclrtMalloc, 4 aclFinalize): status 0x%x", wstatus);
+    /* the parent's runtime is untouched */
+    void *p = NULL;
+    CHECK_TAKEN(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_TAKEN(aclrtFree(p));
+    alarm(0);
     down();
 }
 
