@@ -250,10 +250,14 @@ MG_TEST(callback_reached_after_unsubscribe_fails_and_the_stream_goes_on) {
     MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, blocking_task, no_release, NULL, (uint64_t)1 << 40), 0);
     MG_CHECK_EQ_INT(aclrtLaunchCallback(count_callback, NULL, ACL_CALLBACK_BLOCK, s), 0);
     MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)rep.thread, s), 0);
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL); /* forget any earlier runtime failure */
     atomic_store(&gate_open, 1);
     /* the callback is the last node: the synchronize must see it finished (failed) */
     MG_CHECK_EQ_INT(aclrtSynchronizeStreamWithTimeout(s, 5000), ACL_ERROR_RT_STREAM_NO_CB_REG);
     MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "the callback did not run");
+    /* a runtime code reported by the synchronize is this thread's last error, read once */
+    MG_CHECK_EQ_INT(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_STREAM_NO_CB_REG);
+    MG_CHECK_EQ_INT(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
     MG_CHECK_EQ_INT(atomic_load(&callback_runs), 0);
     /* the stream goes on */
     MG_CHECK_EQ_INT(aclrtMemsetAsync(dev, 64, 0x42, 64, s), 0);
