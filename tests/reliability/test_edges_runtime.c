@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -385,6 +386,46 @@ MG_TEST(log_root_unusable_is_stderr) {
     MG_CHECK(strstr(err, "aclrtFree") == NULL);
     free(log);
     free(err);
+}
+
+/* The open descriptors of this process whose target lies under `dir`. */
+static int fds_under(const char *dir) {
+    int count = 0;
+    DIR *fds = opendir("/proc/self/fd");
+    if (fds == NULL) return -1;
+    for (struct dirent *d; (d = readdir(fds)) != NULL;) {
+        char link[300], target[1024];
+        snprintf(link, sizeof link, "/proc/self/fd/%s", d->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = '\0';
+        if (strncmp(target, dir, strlen(dir)) == 0) count++;
+    }
+    closedir(fds);
+    return count;
+}
+
+/* The log file stays open across sessions; a session under another root logs to a new file
+   there and closes the old one (a program cycling through roots keeps one descriptor). */
+MG_TEST(log_root_change_closes_the_old_file) {
+    make_scratch();
+    char first[300], second[300];
+    snprintf(first, sizeof first, "%s/first", scratch);
+    snprintf(second, sizeof second, "%s/second", scratch);
+    setenv("ASCEND_PROCESS_LOG_PATH", first, 1);
+    char *log = NULL;
+    char *err = stderr_of(log_one_error, first, "first", &log);
+    MG_CHECK_STR_CONTAINS(log, "aclrtFree");
+    free(log);
+    free(err);
+    MG_CHECK_EQ_INT(fds_under(first), 1); /* kept open after aclFinalize */
+    setenv("ASCEND_PROCESS_LOG_PATH", second, 1);
+    err = stderr_of(log_one_error, second, "second", &log);
+    MG_CHECK_STR_CONTAINS(log, "aclrtFree");
+    free(log);
+    free(err);
+    MG_CHECK_EQ_INT(fds_under(first), 0);
+    MG_CHECK_EQ_INT(fds_under(second), 1);
 }
 
 /* ---- the configuration file's JSON check: reason and byte, exactly ------------------------ */
