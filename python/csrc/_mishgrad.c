@@ -425,6 +425,8 @@ static PyObject *new_like(PyObject *like, const operand *op) {
 
 /* ---- argument parsing (METH_FASTCALL | METH_KEYWORDS) -------------------------------------- */
 
+/* 0, or -1 with a TypeError set. Callers test `!= 0`, so a stray other value fails loudly
+   (SystemError) instead of passing for success. */
 static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                       const char *const *names, int nnames, int nrequired, PyObject **out) {
     for (int i = 0; i < nnames; i++) out[i] = NULL;
@@ -542,7 +544,7 @@ static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const 
                                  PyObject *kwnames) {
     MG_TORCH_HOOK(op, n_inputs, "out")
     PyObject *a[3];
-    if (parse_args(fname, args, nargs, kwnames, names, n_inputs + 1, n_inputs, a) < 0) return NULL;
+    if (parse_args(fname, args, nargs, kwnames, names, n_inputs + 1, n_inputs, a) != 0) return NULL;
     operand ops[3];
     memset(ops, 0, sizeof ops);
     PyObject *result = NULL;
@@ -586,7 +588,7 @@ static PyObject *inplace_mish_entry(int hooked, PyObject *const *args, Py_ssize_
     MG_TORCH_HOOK(OP_INPLACE_MISH, 0, "x")
     static const char *const names[] = {"x"};
     PyObject *a[1];
-    if (parse_args("mish_", args, nargs, kwnames, names, 1, 1, a) < 0) return NULL;
+    if (parse_args("mish_", args, nargs, kwnames, names, 1, 1, a) != 0) return NULL;
     operand op;
     if (operand_from(&op, a[0], 1, "x") < 0) {
         operand_release(&op);
