@@ -457,4 +457,68 @@ MG_TEST(step_buffer_of_an_unbound_slot_resolves_to_null) {
     aclrtFree(d);
 }
 
+/* ---- an executor with every slot taken --------------------------------------------------------- */
+
+typedef struct copy_params {
+    int32_t count;
+    unsigned char filler[252]; /* a large, non-zero parameter block: bytes a slot read past the end would see */
+} copy_params;
+
+static int32_t copy_floats(const void *params, void *const *buffers) {
+    const copy_params *cp = params;
+    const float *from = buffers[0];
+    float *to = buffers[1];
+    for (int32_t i = 0; i < cp->count; i++) to[i] = from[i] * 2.0f;
+    return 0;
+}
+
+/* Eight inputs and eight outputs, the most an executor holds, every one with a view: phase 2
+   checks exactly those sixteen tensors (seed 39, op_executor.c:459: a launch reading one slot
+   past each list took whatever follows the outputs for a seventeenth tensor). Each output
+   gets twice its input, and nothing else in the block changes. */
+MG_TEST(a_launch_with_every_slot_taken) {
+    up();
+    enum { SLOTS = 8, N = 16 };
+    float *block = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc((void **)&block, 2 * SLOTS * 64 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    for (int i = 0; i < 2 * SLOTS * 64; i++) block[i] = (float)i;
+    int64_t dims[1] = {N}, storage[1] = {N};
+    aclTensor *ins[SLOTS], *outs[SLOTS];
+    nnop_view in_views[SLOTS], out_views[SLOTS];
+    for (int i = 0; i < SLOTS; i++) {
+        ins[i] = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, block + i * 64);
+        outs[i] = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, block + (SLOTS + i) * 64);
+        MG_CHECK(ins[i] != NULL && outs[i] != NULL);
+        MG_CHECK_EQ_INT(nnop_view_from_tensor(ins[i], "test", "in", &in_views[i]), 0);
+        MG_CHECK_EQ_INT(nnop_view_from_tensor(outs[i], "test", "out", &out_views[i]), 0);
+    }
+    static const char *const names[2 * SLOTS] = {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7",
+                                                 "o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"};
+    aclOpExecutor *e = nnop_executor_create("Double", (const aclTensor *const *)ins, SLOTS, outs, SLOTS, names);
+    MG_CHECK(e != NULL);
+    copy_params cp;
+    memset(&cp, 0xA5, sizeof cp);
+    cp.count = N;
+    for (uint32_t i = 0; i < SLOTS; i++) {
+        nnop_executor_set_view(e, NNOP_BUFFER_INPUT, i, &in_views[i], 1);
+        nnop_executor_set_view(e, NNOP_BUFFER_OUTPUT, i, &out_views[i], 1);
+        const nnop_buffer buffers[2] = {{NNOP_BUFFER_INPUT, i, 0}, {NNOP_BUFFER_OUTPUT, i, 0}};
+        MG_CHECK_EQ_INT(nnop_executor_add_step(e, "Double", copy_floats, &cp, sizeof cp, buffers, 2, N), 0);
+    }
+    MG_CHECK_EQ_INT(nnop_executor_launch("test", NULL, 0, e, NULL), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDevice(), 0);
+    int wrong = 0;
+    for (int i = 0; i < 2 * SLOTS * 64; i++) {
+        const int slot = i / 64, at = i % 64;
+        const float want = slot >= SLOTS && at < N ? 2.0f * (float)((slot - SLOTS) * 64 + at) : (float)i;
+        if (block[i] != want) wrong++;
+    }
+    MG_CHECK_EQ_INT(wrong, 0);
+    for (int i = 0; i < SLOTS; i++) {
+        aclDestroyTensor(ins[i]);
+        aclDestroyTensor(outs[i]);
+    }
+    aclrtFree(block);
+}
+
 MG_TEST_MAIN()
