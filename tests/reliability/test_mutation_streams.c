@@ -514,6 +514,18 @@ MG_TEST(work_runs_without_a_synchronize) {
     MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s), 0);
     MG_CHECK(flag_becomes_set(&small_ran));
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), 0);
+    /* an event record alone on an idle stream (a queue of one, under the length that wakes
+       the worker) runs at once: another stream waiting on it goes on with no synchronize
+       (seed 40, acl_event.c:174: a record queued without waking its worker) */
+    aclrtStream other = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&other), 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s), 0);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(other, ev), 0);
+    atomic_int behind_the_wait = 0;
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", other, mark_task, no_release, &behind_the_wait, (uint64_t)1 << 22), 0);
+    MG_CHECK(flag_becomes_set(&behind_the_wait));
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(other), 0);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(other), 0);
     MG_CHECK_EQ_INT(aclrtUnSubscribeReport((uint64_t)rep.thread, s), 0);
     atomic_store(&rep.stop, 1);
     pthread_join(rep.thread, NULL);
