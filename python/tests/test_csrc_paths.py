@@ -154,6 +154,15 @@ def test_a_byte_swapped_array():
     # native order said explicitly is native
     x = np.linspace(-2, 2, 4).astype("<f4")
     check_backward(mishgrad.mish_backward(f32(4), x), f32(4), x, "float32")
+    # ... also where NumPy spells it out in the buffer's format ('<f', '<e': a dtype made
+    # little-endian with newbyteorder), on a little-endian machine
+    if sys.byteorder == "little":
+        for dt, name in ((np.float32, "float32"), (np.float16, "float16")):
+            little = np.dtype(dt).newbyteorder("<")
+            x = np.linspace(-2, 2, 5).astype(little)
+            g = np.full(5, 0.5, little)
+            assert memoryview(x).format == "<" + np.dtype(dt).char
+            check_backward(mishgrad.mish_backward(g, x), g, x, name)
 
 
 def test_a_stride_that_is_not_a_whole_item():
