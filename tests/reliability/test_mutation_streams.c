@@ -533,4 +533,37 @@ MG_TEST(work_runs_without_a_synchronize) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
 }
 
+/* A task that fails with its own message. */
+static int32_t failing_task(void *task) {
+    (void)task;
+    return mgrt_fail(ACL_ERROR_RT_PARAM_INVALID, "the task failed on purpose");
+}
+
+/* A small task runs on the thread that synchronizes its stream; its failure message moves
+   to the stream and comes back from the synchronize, and a message the thread had not read
+   yet stays, whole, behind it (seed 40, acl_error.c:67: taking the newest line left its last
+   character in front of the older ones). */
+MG_TEST(a_task_failing_on_the_synchronizing_thread_keeps_older_messages) {
+    session(NULL);
+    aclrtStream s = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    (void)aclGetRecentErrMsg();
+    MG_CHECK_EQ_INT(aclrtFree((void *)&s), ACL_ERROR_INVALID_PARAM); /* unread: stays pending */
+    MG_CHECK_EQ_INT(mgrt_stream_submit("test", s, failing_task, no_release, NULL, 1), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s), ACL_ERROR_RT_PARAM_INVALID);
+    const char *text = aclGetRecentErrMsg();
+    MG_CHECK(text != NULL);
+    if (text != NULL) {
+        const char *newline = strchr(text, '\n');
+        MG_CHECK(newline != NULL);
+        /* the newest line: the task's message, exactly */
+        MG_CHECK(newline != NULL && (size_t)(newline - text) == strlen("the task failed on purpose") &&
+                 strncmp(text, "the task failed on purpose", strlen("the task failed on purpose")) == 0);
+        /* the next: the earlier refusal, whole, and nothing else */
+        MG_CHECK(newline != NULL && strncmp(newline + 1, "aclrtFree", 9) == 0 && strchr(newline + 1, '\n') == NULL);
+        if (newline == NULL || strncmp(newline + 1, "aclrtFree", 9) != 0) MG_FAIL("got \"%s\"", text);
+    }
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+}
+
 MG_TEST_MAIN()
