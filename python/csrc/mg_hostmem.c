@@ -433,6 +433,14 @@ int mg_mem_zero_copy(void) { return atomic_load(&route) == 1; }
 int mg_mem_live(void) { return atomic_load(&route) == 1 ? registered_live() : staged; }
 
 int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+    /* Nothing held yet: the caller releases after a failure too (mg_mem_release), and a
+       failure before either route's acquire (the table of calls in flight cannot grow) must
+       find no region to drop -- a zeroed span's region 0 was the first registration's,
+       dropped while the table of regions might not exist yet. */
+    for (int i = 0; i < count; i++) {
+        spans[i].dev = NULL;
+        spans[i].region = -1;
+    }
     int zero_copy = mg_mem_probe();
     int e = extents_acquire(spans, count, msg, msg_size);
     if (e != 0) return e;

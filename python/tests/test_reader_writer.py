@@ -88,6 +88,9 @@ def test_readers_wait_for_the_writer():
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["failures"] == []
     assert report["during"] > 0
+    # The bundled runtime takes every host registration: the child ran the zero-copy route
+    # (where readers and writers share the caller's memory), not the staging one.
+    assert report["zero_copy"] is True
 
 
 if __name__ == "__main__":
