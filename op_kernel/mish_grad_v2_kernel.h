@@ -31,6 +31,9 @@ typedef struct mish_grad_v2_kernels {
     mish_grad_v2_tile_fn f32_stream;
     mish_grad_v2_tile_fn f16_stream;
     mish_grad_v2_tile_fn bf16_stream;
+    /* The general path (grad_general) on every lane, float32: what defines every result;
+       for tests and tools, not used by the operator. */
+    mish_grad_v2_tile_fn f32_general;
 } mish_grad_v2_kernels;
 
 /* The kernels for this process: chosen once (thread-safe) from the CPU's features, or

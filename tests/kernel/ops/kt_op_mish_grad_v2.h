@@ -176,6 +176,91 @@ static void kg_acc_contract_reference_values(void) {
     for (int i = 0; i < 8; i++) MG_CHECK_NEAR(y[i], want2[i], 2e-6);
 }
 
+/* ---- the general path on its own (f32_general) -------------------------------------- */
+
+/* The operator's tiles send every finite-g lane above -8.5 to the table form, so only this
+   tile shows grad_general's middle and high regions (and its low region above -8.5). The
+   sample: consecutive floats around the region splits (-0.5, 0.5), 0 and the root of mish';
+   a uniform grid over [-2, 2]; a log-spaced sweep of either sign from 2^-30 to 100 (to 30
+   on the right, where the result is 1); zeros and subnormals. Returns the count. */
+static size_t kg_general_sample(float *x, size_t capacity) {
+    static const float centres[] = {-0.5f, 0.5f, 0.0f, -1.19243f, -8.5f, 20.0f};
+    enum { HALF = 2048 };
+    size_t n = 0;
+#define KG_PUT_(v) do { if (n < capacity) x[n++] = (v); } while (0)
+    for (size_t c = 0; c < sizeof centres / sizeof centres[0]; c++) {
+        int64_t ordinal = (int64_t)(kt_bits(centres[c]) & 0x7FFFFFFFu);
+        if (kt_bits(centres[c]) >> 31) ordinal = -ordinal;
+        for (int64_t i = -HALF; i < HALF; i++) {
+            const int64_t o = ordinal + i;
+            KG_PUT_(o < 0 ? kt_float(0x80000000u | (uint32_t)(-o)) : kt_float((uint32_t)o));
+        }
+    }
+    for (int i = -8192; i <= 8192; i++) KG_PUT_((float)i / 4096.0f);
+    for (int i = -30 * 64; i <= 7 * 64; i++) {
+        const float m = exp2f((float)i / 64.0f); /* 2^-30 .. 128 */
+        if (m <= 100.0f) KG_PUT_(-m);
+        if (m <= 30.0f) KG_PUT_(m);
+    }
+    static const float tiny[] = {0.0f, -0.0f, FLT_TRUE_MIN, -FLT_TRUE_MIN, 0x1.234p-130f, -0x1.234p-130f, FLT_MIN, -FLT_MIN};
+    for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) KG_PUT_(tiny[i]);
+#undef KG_PUT_
+    MG_CHECK(n < capacity); /* none dropped */
+    return n;
+}
+enum { KG_GENERAL_CAPACITY = 6 * 4096 + 16385 + 2 * (37 * 64 + 1) + 8 + 1 };
+
+/* Worst err of f32_general per region (low x < -0.5, middle, high x >= 0.5, as
+   MG_SPLIT_LOW/HIGH split them) for one g over the sample. The limit is docs/accuracy.md's
+   float32 bound for g other than 1, 1.5, for g = 1 as well: the operator meets 1 for g = 1
+   because the table form takes x > -8.5, while the general path alone reaches 1.20 at g = 1
+   in its middle region just below x = 0.5 (low and high stay under 0.6). */
+static void kg_general_check(const mish_grad_v2_kernels *k, float gv, double limit) {
+    float *x = malloc(KG_GENERAL_CAPACITY * sizeof *x), *g = malloc(KG_GENERAL_CAPACITY * sizeof *g),
+          *y = malloc(KG_GENERAL_CAPACITY * sizeof *y);
+    MG_CHECK(x && g && y);
+    if (x && g && y) {
+        const size_t n = kg_general_sample(x, KG_GENERAL_CAPACITY);
+        for (size_t i = 0; i < n; i++) g[i] = gv;
+        k->f32_general(g, x, y, n);
+        static const char *const region[3] = {"low", "middle", "high"};
+        double worst[3] = {0, 0, 0};
+        size_t worst_i[3] = {0, 0, 0}, count[3] = {0, 0, 0};
+        for (size_t i = 0; i < n; i++) {
+            const int r = x[i] < -0.5f ? 0 : x[i] < 0.5f ? 1 : 2;
+            const double e = kg_error_units(g[i], x[i], y[i]);
+            count[r]++;
+            if (!(e <= worst[r])) { worst[r] = e; worst_i[r] = i; }
+        }
+        for (int r = 0; r < 3; r++) {
+            mg_checks_done++;
+            MG_CHECK(count[r] > 1000);
+            const size_t w = worst_i[r];
+            if (!(worst[r] <= limit))
+                MG_FAIL("f32_general (%s), %s region, g=%g: err %.3f > %.1f at x=%a y=%a", k->isa, region[r], (double)gv,
+                        worst[r], limit, (double)x[w], (double)y[w]);
+            else
+                printf("  g=%g %s: %zu x, worst err %.3f at x=%.9g\n", (double)gv, region[r], count[r], worst[r],
+                       (double)x[w]);
+        }
+    }
+    free(x);
+    free(g);
+    free(y);
+}
+
+static void kg_acc_f32_general_path_g1_within_bound(void) {
+    MG_CHECK(kg_kernels()->f32_general != NULL);
+    if (kg_kernels()->f32_general != NULL) kg_general_check(kg_kernels(), 1.0f, 1.5);
+}
+
+static void kg_acc_f32_general_path_other_g_within_bound(void) {
+    static const float gs[] = {-2.5f, 1e-30f, 1e30f};
+    MG_CHECK(kg_kernels()->f32_general != NULL);
+    if (kg_kernels()->f32_general == NULL) return;
+    for (size_t j = 0; j < sizeof gs / sizeof gs[0]; j++) kg_general_check(kg_kernels(), gs[j], 1.5);
+}
+
 /* ---- 16-bit: within 1 ulp of the correctly rounded result, >= 99.9% exactly it -------- */
 
 /* Rounds v to nearest-even with `precision` significand bits and minimum normal exponent
@@ -302,6 +387,63 @@ static void kg_bit_f32_special_values_match_scalar(void) {
     kt_same_bits(0, in2, 4, "signalling NaN");
 }
 
+/* f32_general of every table this CPU runs against the scalar table's, bit for bit: the
+   shared suites compare the operator's tiles, which reach the general path's middle and high
+   regions only with g = +-inf or NaN. The accuracy sample with each g of the accuracy tests,
+   then special values as both inputs. */
+static void kg_general_same_bits(const float *g, const float *x, size_t n, const char *what) {
+    const void *tables[KT_MAX_TABLES];
+    const size_t count = kt_tables(tables, KT_MAX_TABLES);
+    const mish_grad_v2_kernels *scalar = kt_op_now->for_isa("scalar");
+    float *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+    MG_CHECK(want != NULL && got != NULL && scalar != NULL && scalar->f32_general != NULL);
+    if (want != NULL && got != NULL && scalar != NULL && scalar->f32_general != NULL) {
+        scalar->f32_general(g, x, want, n);
+        for (size_t t = 0; t < count; t++) {
+            const mish_grad_v2_kernels *k = tables[t];
+            mg_checks_done++;
+            if (k->f32_general == NULL) { MG_FAIL("%s: no f32_general", k->isa); continue; }
+            if (k == scalar) continue;
+            k->f32_general(g, x, got, n);
+            for (size_t i = 0; i < n; i++) {
+                if (kt_bits(want[i]) == kt_bits(got[i])) continue;
+                MG_FAIL("f32_general %s %s[%zu]: g=%a x=%a scalar 0x%08x, %s 0x%08x", k->isa, what, i, (double)g[i],
+                        (double)x[i], kt_bits(want[i]), k->isa, kt_bits(got[i]));
+                break;
+            }
+        }
+    }
+    free(want);
+    free(got);
+}
+
+static void kg_bit_f32_general_matches_scalar(void) {
+    static const float gs[] = {1.0f, -2.5f, 1e-30f, 1e30f};
+    float *x = malloc(KG_GENERAL_CAPACITY * sizeof *x), *g = malloc(KG_GENERAL_CAPACITY * sizeof *g);
+    MG_CHECK(x && g);
+    if (x && g) {
+        const size_t n = kg_general_sample(x, KG_GENERAL_CAPACITY);
+        for (size_t j = 0; j < sizeof gs / sizeof gs[0]; j++) {
+            for (size_t i = 0; i < n; i++) g[i] = gs[j];
+            char what[32];
+            snprintf(what, sizeof what, "sample g=%g", (double)gs[j]);
+            /* every length up to two vectors, so the partial-vector tail is compared too */
+            for (size_t len = 1; len < 40; len++) kg_general_same_bits(g, x + 4096 - 20, len, what);
+            kg_general_same_bits(g, x, n, what);
+        }
+    }
+    free(x);
+    free(g);
+    static const float specials[] = {0.0f, -0.0f, FLT_MIN, -FLT_MIN, FLT_TRUE_MIN, -FLT_TRUE_MIN,
+                                     FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN, -NAN, 1.0f, -1.0f,
+                                     0.5f, -0.5f, 20.0f, -110.0f, 88.7f, -88.7f, 1e-7f, -1.19243f, 0.25f, -8.5f};
+    enum { S = sizeof specials / sizeof specials[0] };
+    float xs[S * S], gs2[S * S];
+    for (size_t i = 0; i < S; i++)
+        for (size_t j = 0; j < S; j++) { xs[i * S + j] = specials[i]; gs2[i * S + j] = specials[j]; }
+    kg_general_same_bits(gs2, xs, S * S, "specials");
+}
+
 static size_t kg_window_centres(float *out, size_t capacity) {
     static const float centres[] = {-1.19243f, -87.3f, -103.0f, 0.0f, 9.0f, 16.0f, 20.0f,
                                     -0.5f, 0.5f, -110.0f, -108.7f, 1e-30f, -1e-30f};
@@ -419,10 +561,13 @@ static const kt_case kg_accuracy[] = {
     {"contract_reference_values", kg_acc_contract_reference_values},
     {"f16_every_input_within_one_ulp", kg_acc_f16_every_input_within_one_ulp},
     {"bf16_every_input_within_one_ulp", kg_acc_bf16_every_input_within_one_ulp},
-    {"f16_root_window_every_gradient", kg_acc_f16_root_window_every_gradient}
+    {"f16_root_window_every_gradient", kg_acc_f16_root_window_every_gradient},
+    {"f32_general_path_g1_within_bound", kg_acc_f32_general_path_g1_within_bound},
+    {"f32_general_path_other_g_within_bound", kg_acc_f32_general_path_other_g_within_bound},
 };
 static const kt_case kg_bitexact[] = {
     {"f32_special_values_match_scalar", kg_bit_f32_special_values_match_scalar},
+    {"f32_general_matches_scalar", kg_bit_f32_general_matches_scalar},
 };
 static const kt_case kg_loops[] = {
     {"pipeline_hand_over_out_of_place", kg_loop_pipeline_hand_over_out_of_place},
