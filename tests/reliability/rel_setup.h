@@ -15,6 +15,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,6 +77,35 @@ static inline const char *rel_message(void) {
     const char *m = aclGetRecentErrMsg();
     snprintf(copy, sizeof copy, "%s", m != NULL ? m : "");
     return copy;
+}
+
+/* The recent message whole ("(null)" for none), kept for reading again (per thread). */
+static inline const char *rel_take(void) {
+    static _Thread_local char got[2048];
+    const char *m = aclGetRecentErrMsg();
+    snprintf(got, sizeof got, "%s", m != NULL ? m : "(null)");
+    return got;
+}
+
+/* The recent message is exactly `want`. */
+#define REL_CHECK_MESSAGE(want)                                                              \
+    do {                                                                                     \
+        const char *m_ = rel_take();                                                         \
+        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
+        else MG_CHECK(1);                                                                    \
+    } while (0)
+
+/* One quiet session for a program's cases (the runtime started at the first, the device
+   set at each) and no message left over. */
+static inline void rel_session_up(void) {
+    static int started;
+    if (!started) {
+        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        started = 1;
+    }
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    (void)aclGetRecentErrMsg();
 }
 
 static inline void rel_start_runtime(void) {

@@ -24,30 +24,7 @@
 #include "nnop.h"
 #include "rel_setup.h"
 
-static char got[2048];
-static const char *take(void) {
-    const char *m = aclGetRecentErrMsg();
-    snprintf(got, sizeof got, "%s", m ? m : "(null)");
-    return got;
-}
-
-#define CHECK_MESSAGE(want)                                                                  \
-    do {                                                                                     \
-        const char *m_ = take();                                                             \
-        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
-        else MG_CHECK(1);                                                                    \
-    } while (0)
-
-static void up(void) {
-    static int started;
-    if (!started) {
-        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
-        MG_CHECK_EQ_INT(aclInit(NULL), 0);
-        started = 1;
-    }
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
-    (void)aclGetRecentErrMsg();
-}
+static void up(void) { rel_session_up(); }
 
 /* ---- an executor with every slot taken ------------------------------------------------------ */
 
@@ -270,7 +247,7 @@ MG_TEST(rank_eight_views_exact) {
         MG_CHECK(t != NULL);
         nnop_view v;
         aclnnStatus status = nnop_view_from_tensor(t, "api", "x", &v);
-        if (status != ACLNN_SUCCESS) MG_FAIL("case %zu: status %d (%s)", c, (int)status, take());
+        if (status != ACLNN_SUCCESS) MG_FAIL("case %zu: status %d (%s)", c, (int)status, rel_take());
         MG_CHECK_EQ_INT(v.rank, cases[c].rank);
         MG_CHECK_EQ_INT(v.elem_size, 4);
         MG_CHECK_EQ_INT(v.offset, 0);
@@ -292,12 +269,12 @@ MG_TEST(rank_eight_views_exact) {
     aclTensor *t = aclCreateTensor(dims, 8, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, d);
     nnop_view v;
     MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "api", "x", &v), ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE("api: x's stride in dim 0 is -1; negative strides are not supported");
+    REL_CHECK_MESSAGE("api: x's stride in dim 0 is -1; negative strides are not supported");
     aclDestroyTensor(t);
     /* rank 8 is the most a view takes; 9 is refused */
     t = aclCreateTensor(dims, 9, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, d);
     MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "api", "x", &v), ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE("api: x has 9 dims; at most 8 are supported");
+    REL_CHECK_MESSAGE("api: x has 9 dims; at most 8 are supported");
     aclDestroyTensor(t);
     aclrtFree(d);
 }
@@ -319,7 +296,7 @@ MG_TEST(view_from_a_snapshot_reads_its_rank_only) {
     snap.strides[2] = -1;
     nnop_view v;
     const aclnnStatus status = nnop_view_from_snapshot(&snap, "api", "x", &v);
-    if (status != ACLNN_SUCCESS) MG_FAIL("status %d (%s)", (int)status, take());
+    if (status != ACLNN_SUCCESS) MG_FAIL("status %d (%s)", (int)status, rel_take());
     else MG_CHECK(1);
     MG_CHECK_EQ_INT(v.rank, 2);
     MG_CHECK_EQ_INT(v.numel, 12);
@@ -506,7 +483,7 @@ MG_TEST(lists_stop_at_their_size) {
     for (int i = 0; i < 3; i++) t[i] = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, d + 4 * i);
     MG_CHECK_EQ_INT(aclDestroyTensor(t[2]), 0);
     aclTensorList *list = aclCreateTensorList((const aclTensor *const *)t, 2);
-    if (list == NULL) MG_FAIL("refused: %s", take());
+    if (list == NULL) MG_FAIL("refused: %s", rel_take());
     uint64_t size = 0;
     MG_CHECK_EQ_INT(aclGetTensorListSize(list, &size), 0);
     MG_CHECK_EQ_INT(size, 2);

@@ -35,30 +35,7 @@
 #include "nnop.h"
 #include "rel_setup.h"
 
-static char got[2048];
-static const char *take(void) {
-    const char *m = aclGetRecentErrMsg();
-    snprintf(got, sizeof got, "%s", m ? m : "(null)");
-    return got;
-}
-
-#define CHECK_MESSAGE(want)                                                                  \
-    do {                                                                                     \
-        const char *m_ = take();                                                             \
-        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
-        else MG_CHECK(1);                                                                    \
-    } while (0)
-
-static void up(void) {
-    static int started;
-    if (!started) {
-        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
-        MG_CHECK_EQ_INT(aclInit(NULL), 0);
-        started = 1;
-    }
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
-    (void)aclGetRecentErrMsg();
-}
+static void up(void) { rel_session_up(); }
 
 #define STALE "is stale (already destroyed or released, or reclaimed by aclFinalize)"
 
@@ -82,9 +59,9 @@ MG_TEST(tensor_stored_rank_limit) {
     free(dims);
     MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
     MG_CHECK(aclCreateTensor(ones, 1025, ACL_FLOAT, ones, 0, ACL_FORMAT_ND, ones, 1, dev) == NULL);
-    CHECK_MESSAGE("aclCreateTensor: 1025 dims is beyond any tensor (at most 1024)");
+    REL_CHECK_MESSAGE("aclCreateTensor: 1025 dims is beyond any tensor (at most 1024)");
     MG_CHECK(aclCreateTensor(ones, 1, ACL_FLOAT, ones, 0, ACL_FORMAT_ND, ones, 1025, dev) == NULL);
-    CHECK_MESSAGE("aclCreateTensor: 1025 dims is beyond any tensor (at most 1024)");
+    REL_CHECK_MESSAGE("aclCreateTensor: 1025 dims is beyond any tensor (at most 1024)");
     MG_CHECK_EQ_INT(aclrtFree(dev), 0);
 }
 
@@ -98,10 +75,10 @@ MG_TEST(list_size_limit) {
     char want[160];
     MG_CHECK(aclCreateTensorList(one_tensor, past) == NULL);
     snprintf(want, sizeof want, "aclCreateTensorList: size %llu is larger than memory", (unsigned long long)past);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     MG_CHECK(aclCreateScalarList(one_scalar, past) == NULL);
     snprintf(want, sizeof want, "aclCreateScalarList: size %llu is larger than memory", (unsigned long long)past);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     /* a list of one NULL element is a list */
     aclTensorList *l = aclCreateTensorList(one_tensor, 1);
     MG_CHECK(l != NULL);
@@ -130,9 +107,9 @@ MG_TEST(array_and_scalar_values) {
     char want[256];
     MG_CHECK_EQ_INT(nnop_int_array_values(a, out, 8, &size), ACLNN_ERR_PARAM_INVALID);
     snprintf(want, sizeof want, "nnop_int_array_values: array (aclIntArray %p) " STALE, (void *)a);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     MG_CHECK_EQ_INT(nnop_int_array_values(NULL, out, 8, &size), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("nnop_int_array_values: array is NULL");
+    REL_CHECK_MESSAGE("nnop_int_array_values: array is NULL");
 
     float f = 2.5f;
     aclScalar *s = aclCreateScalar(&f, ACL_FLOAT);
@@ -154,9 +131,9 @@ MG_TEST(array_and_scalar_values) {
     MG_CHECK_EQ_INT(aclDestroyScalar(s), 0);
     MG_CHECK_EQ_INT(nnop_scalar_value(s, &dtype, bytes, sizeof bytes), ACLNN_ERR_PARAM_INVALID);
     snprintf(want, sizeof want, "nnop_scalar_value: scalar (aclScalar %p) " STALE, (void *)s);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     MG_CHECK_EQ_INT(nnop_scalar_value(NULL, &dtype, bytes, sizeof bytes), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("nnop_scalar_value: scalar is NULL");
+    REL_CHECK_MESSAGE("nnop_scalar_value: scalar is NULL");
 }
 
 /* ---- views --------------------------------------------------------------------------------- */
@@ -201,9 +178,9 @@ MG_TEST(view_from_tensor_and_its_byte_range) {
     char want[256];
     MG_CHECK_EQ_INT(nnop_view_from_tensor(t, "api", "x", &v), ACLNN_ERR_PARAM_INVALID);
     snprintf(want, sizeof want, "api: x (aclTensor %p) " STALE, (void *)t);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     MG_CHECK_EQ_INT(nnop_view_from_tensor(NULL, "api", "x", &v), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("Expected a proper Tensor but got null for argument x.");
+    REL_CHECK_MESSAGE("Expected a proper Tensor but got null for argument x.");
     MG_CHECK_EQ_INT(aclrtFree(dev), 0);
 }
 
@@ -226,18 +203,18 @@ MG_TEST(executor_slot_limits) {
     MG_CHECK(e != NULL);
     nnop_executor_abandon(e);
     MG_CHECK(nnop_executor_create("EdgeOp", ins, 9, outs, 0, names) == NULL);
-    CHECK_MESSAGE("EdgeOp: too many tensors for one executor");
+    REL_CHECK_MESSAGE("EdgeOp: too many tensors for one executor");
     MG_CHECK(nnop_executor_create("EdgeOp", ins, 0, outs, 9, names) == NULL);
-    CHECK_MESSAGE("EdgeOp: too many tensors for one executor");
+    REL_CHECK_MESSAGE("EdgeOp: too many tensors for one executor");
     /* binding: slots 0..7 in order, then -1 with the message */
     e = nnop_executor_create("EdgeOp", ins, 0, outs, 0, names);
     MG_CHECK(e != NULL);
     for (int i = 0; i < 8; i++) MG_CHECK_EQ_INT(nnop_executor_bind(e, NNOP_BUFFER_INPUT, NULL, names[i]), i);
     MG_CHECK_EQ_INT(nnop_executor_bind(e, NNOP_BUFFER_INPUT, NULL, "i8"), -1);
-    CHECK_MESSAGE("EdgeOp: more than 8 input tensors for one executor");
+    REL_CHECK_MESSAGE("EdgeOp: more than 8 input tensors for one executor");
     for (int i = 0; i < 8; i++) MG_CHECK_EQ_INT(nnop_executor_bind(e, NNOP_BUFFER_OUTPUT, NULL, names[8 + i]), i);
     MG_CHECK_EQ_INT(nnop_executor_bind(e, NNOP_BUFFER_OUTPUT, NULL, "o8"), -1);
-    CHECK_MESSAGE("EdgeOp: more than 8 output tensors for one executor");
+    REL_CHECK_MESSAGE("EdgeOp: more than 8 output tensors for one executor");
     /* the workspace has no slot to bind */
     aclOpExecutor *w = nnop_executor_create("EdgeOp", ins, 0, outs, 0, names);
     MG_CHECK_EQ_INT(nnop_executor_bind(w, NNOP_BUFFER_WORKSPACE, NULL, "ws"), -1);
@@ -260,11 +237,11 @@ MG_TEST(executor_step_limits) {
     /* too many parameter bytes, too many buffers: refused, nothing added */
     MG_CHECK_EQ_INT(nnop_executor_add_step(e, "big", step_nothing, params, NNOP_MAX_STEP_PARAMS + 1, buffers, 1, 1),
                     ACLNN_ERR_INNER);
-    CHECK_MESSAGE("EdgeOp: step big does not fit the executor");
+    REL_CHECK_MESSAGE("EdgeOp: step big does not fit the executor");
     MG_CHECK_EQ_INT(
         nnop_executor_add_step(e, "wide", step_nothing, params, 4, buffers, NNOP_MAX_STEP_BUFFERS + 1, 1),
         ACLNN_ERR_INNER);
-    CHECK_MESSAGE("EdgeOp: step wide does not fit the executor");
+    REL_CHECK_MESSAGE("EdgeOp: step wide does not fit the executor");
     /* 16 steps fit (the largest of each), the 17th does not */
     for (int i = 0; i < 16; i++)
         MG_CHECK_EQ_INT(nnop_executor_add_step(e, "s", step_nothing, params, NNOP_MAX_STEP_PARAMS, buffers,
@@ -272,10 +249,10 @@ MG_TEST(executor_step_limits) {
                         0);
     MG_CHECK(aclGetRecentErrMsg() == NULL);
     MG_CHECK_EQ_INT(nnop_executor_add_step(e, "s17", step_nothing, NULL, 0, NULL, 0, 1), ACLNN_ERR_INNER);
-    CHECK_MESSAGE("EdgeOp: step s17 does not fit the executor");
+    REL_CHECK_MESSAGE("EdgeOp: step s17 does not fit the executor");
     nnop_executor_abandon(e);
     MG_CHECK_EQ_INT(nnop_executor_add_step(e, "late", step_nothing, NULL, 0, NULL, 0, 1), ACLNN_ERR_INNER);
-    CHECK_MESSAGE("step late: the executor is not live");
+    REL_CHECK_MESSAGE("step late: the executor is not live");
 }
 
 static int freed;
@@ -391,14 +368,14 @@ MG_TEST(init_tensor_keeps_and_grows) {
     /* strides for another rank than the view kept: refused, the descriptor untouched */
     const int64_t s3[3] = {1, 1, 1};
     MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 3, ACL_INT32, s3, 7, ACL_FORMAT_ND, NULL, 0, other), ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE("aclInitTensor: stride gives 3 dims but the view keeps its 2 (viewDims is NULL or viewDimsNum 0)");
+    REL_CHECK_MESSAGE("aclInitTensor: stride gives 3 dims but the view keeps its 2 (viewDims is NULL or viewDimsNum 0)");
     check_descriptor(t, d2, 2, s2, st32, 2, 0, ACL_FLOAT, data, __LINE__);
     /* 1025 storage dims: refused before anything changes */
     static int64_t ones[1025];
     for (int i = 0; i < 1025; i++) ones[i] = 1;
     MG_CHECK_EQ_INT(aclInitTensor(t, NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, ones, 1025, NULL),
                     ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE("aclInitTensor: 1025 dims is beyond any tensor (at most 1024)");
+    REL_CHECK_MESSAGE("aclInitTensor: 1025 dims is beyond any tensor (at most 1024)");
     check_descriptor(t, d2, 2, s2, st32, 2, 0, ACL_FLOAT, data, __LINE__);
     /* one dim is a view too */
     const int64_t d7[1] = {7};
@@ -408,10 +385,10 @@ MG_TEST(init_tensor_keeps_and_grows) {
     char want[200];
     MG_CHECK_EQ_INT(aclInitTensor(t, d4, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data), ACLNN_ERR_PARAM_INVALID);
     snprintf(want, sizeof want, "aclInitTensor: tensor (aclTensor %p) " STALE, (void *)t);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     MG_CHECK_EQ_INT(aclInitTensor(NULL, d4, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data),
                     ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclInitTensor: tensor is NULL");
+    REL_CHECK_MESSAGE("aclInitTensor: tensor is NULL");
     /* a rank-0 tensor (a scalar) keeps rank 0 and its storage */
     aclTensor *z = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d4, 1, data);
     MG_CHECK(z != NULL);
@@ -447,7 +424,7 @@ MG_TEST(init_tensor_out_of_memory) {
             if (st != 0) {
                 refused++;
                 MG_CHECK_EQ_INT(st, ACLNN_ERR_INNER);
-                CHECK_MESSAGE("aclInitTensor: out of memory (an allocation failed)");
+                REL_CHECK_MESSAGE("aclInitTensor: out of memory (an allocation failed)");
                 check_descriptor(t, d4, 1, s1, d4, 1, 0, ACL_FLOAT, data, __LINE__);
             } else {
                 check_descriptor(t, d234, 3, (const int64_t[3]){12, 4, 1}, st24, 1, 1, ACL_FLOAT16, data, __LINE__);
@@ -602,7 +579,7 @@ MG_TEST(self_overlap_ignores_size_one_dims) {
     v = big_view(2, d2, s2c);
     (void)aclGetRecentErrMsg();
     MG_CHECK_EQ_INT(nnop_view_check_overlaps_itself(&v, "api", "out"), ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE("api: out's strides map two elements to one memory location (or interleave over more than 2^26 "
+    REL_CHECK_MESSAGE("api: out's strides map two elements to one memory location (or interleave over more than 2^26 "
                   "elements, too many to prove they do not)");
     MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 1);
     /* small enough to walk: [1, 3, 2] strides {0, 2, 1} is dense, [3, 2] strides {1, 1} collides */
@@ -678,7 +655,7 @@ MG_TEST(array_getters_out_of_memory) {
         MG_CHECK_EQ_INT(status, ACLNN_ERR_INNER_NULLPTR);
         char want[128];
         snprintf(want, sizeof want, "%s: out of memory (an allocation failed)", cases[i].name);
-        CHECK_MESSAGE(want);
+        REL_CHECK_MESSAGE(want);
         MG_CHECK(values == &sentinel);
         MG_CHECK_EQ_INT(count, 99);
         /* Allocation back: the copy. */

@@ -32,38 +32,16 @@
 #include "acl/acl.h"
 #include "acl/acl_op.h"
 #include "mg_test.h"
+#include "rel_setup.h"
 #include "mg_log_file.h"
 #include "mgrt.h"
-
-static char got[2048];
-static const char *take(void) {
-    const char *m = aclGetRecentErrMsg();
-    snprintf(got, sizeof got, "%s", m ? m : "(null)");
-    return got;
-}
-
-#define CHECK_MESSAGE(want)                                                                  \
-    do {                                                                                     \
-        const char *m_ = take();                                                             \
-        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
-        else MG_CHECK(1);                                                                    \
-    } while (0)
 
 static void pause_us(long us) {
     struct timespec t = {us / 1000000, (us % 1000000) * 1000};
     nanosleep(&t, NULL);
 }
 
-static void up(void) {
-    static int started;
-    if (!started) {
-        setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
-        MG_CHECK_EQ_INT(aclInit(NULL), 0);
-        started = 1;
-    }
-    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
-    (void)aclGetRecentErrMsg();
-}
+static void up(void) { rel_session_up(); }
 
 /* A task that holds its stream until the test opens the gate. */
 static atomic_int gate_open, task_started;
@@ -90,7 +68,7 @@ static void start_blocking(aclrtStream stream, const mgrt_access *a, size_t n) {
 MG_TEST(device_count) {
     up();
     MG_CHECK_EQ_INT(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
-    CHECK_MESSAGE("aclrtGetDeviceCount: count is NULL");
+    REL_CHECK_MESSAGE("aclrtGetDeviceCount: count is NULL");
     uint32_t count = 7;
     MG_CHECK_EQ_INT(aclrtGetDeviceCount(&count), 0);
     MG_CHECK_EQ_INT(count, 1);
@@ -105,9 +83,9 @@ MG_TEST(attr_list_list_int_refusals) {
     const int64_t *rows[2] = {row0, row1};
     const int counts[2] = {2, 1}, negative[2] = {2, -1}, zero_second[2] = {2, 0};
     MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 2, counts, NULL), ACL_ERROR_INVALID_PARAM);
-    CHECK_MESSAGE("aclopSetAttrListListInt: values is NULL while numLists is 2");
+    REL_CHECK_MESSAGE("aclopSetAttrListListInt: values is NULL while numLists is 2");
     MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 2, negative, rows), ACL_ERROR_INVALID_PARAM);
-    CHECK_MESSAGE("aclopSetAttrListListInt: numValues[1] = -1 is negative");
+    REL_CHECK_MESSAGE("aclopSetAttrListListInt: numValues[1] = -1 is negative");
     /* no lists: values may be NULL; an empty list may have a NULL row */
     MG_CHECK_EQ_INT(aclopSetAttrListListInt(attr, "ksize", 0, counts, NULL), 0);
     const int64_t *rows_null_second[2] = {row0, NULL};
@@ -138,13 +116,13 @@ MG_TEST(query_event_deprecated) {
     MG_CHECK_EQ_INT(query_event(ev, &st), 0);
     MG_CHECK_EQ_INT(st, ACL_EVENT_STATUS_COMPLETE);
     MG_CHECK_EQ_INT(query_event(ev, NULL), ACL_ERROR_INVALID_PARAM);
-    CHECK_MESSAGE("aclrtQueryEvent: status is NULL");
+    REL_CHECK_MESSAGE("aclrtQueryEvent: status is NULL");
     char want[256];
     st = ACL_EVENT_STATUS_RESERVED;
     MG_CHECK_EQ_INT(query_event(ex, &st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     snprintf(want, sizeof want,
              "aclrtQueryEvent: event %p comes from aclrtCreateEventExWithFlag, which this query does not support", ex);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     MG_CHECK_EQ_INT(st, ACL_EVENT_STATUS_RESERVED); /* untouched */
     /* a record behind a running task: not ready until the task ends */
     start_blocking(s, NULL, 0);
@@ -168,16 +146,16 @@ MG_TEST(elapsed_time_without_an_end) {
     MG_CHECK_EQ_INT(aclrtDestroyEvent(stale), 0);
     float ms = -1.0f;
     MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, NULL), ACL_ERROR_INVALID_PARAM);
-    CHECK_MESSAGE("aclrtEventElapsedTime: event is NULL");
+    REL_CHECK_MESSAGE("aclrtEventElapsedTime: event is NULL");
     MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, stale), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(take(), "aclrtEventElapsedTime: event");
+    MG_CHECK_STR_CONTAINS(rel_take(), "aclrtEventElapsedTime: event");
     MG_CHECK(ms == -1.0f);
     /* The refused calls dropped the pin they took on the start event: its destroy frees it
        now (an extra pin would defer the free for ever: a leak LeakSanitizer reports), and the
        registry then calls it stale. */
     MG_CHECK_EQ_INT(aclrtDestroyEvent(start), 0);
     MG_CHECK_EQ_INT(aclrtDestroyEvent(start), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(take(), "is stale");
+    MG_CHECK_STR_CONTAINS(rel_take(), "is stale");
 }
 
 /* ---- the race message with a default stream on either side -------------------------------- */
@@ -199,7 +177,7 @@ MG_TEST(race_message_names_default_streams) {
              "event on a default stream and call aclrtStreamWaitEvent on stream %p first (or synchronize a default "
              "stream)",
              b, (void *)(dev + 500), (void *)(dev + 256), b);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     atomic_store(&gate_open, 1);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
     /* and the other way round: running work on b reads [dev, +64); the default stream writes */
@@ -211,7 +189,7 @@ MG_TEST(race_message_names_default_streams) {
              "unfinished work on stream %p reads [%p, +64 bytes), and no event orders the two; record an event on "
              "stream %p and call aclrtStreamWaitEvent on the default stream first (or synchronize stream %p)",
              (void *)(dev + 60), b, (void *)dev, b, b);
-    CHECK_MESSAGE(want);
+    REL_CHECK_MESSAGE(want);
     /* reading what it reads is no race */
     unsigned char host[8];
     MG_CHECK_EQ_INT(aclrtMemcpyAsync(host, 8, dev + 8, 8, ACL_MEMCPY_DEVICE_TO_HOST, NULL), 0);
@@ -238,7 +216,7 @@ MG_TEST(subscribed_thread_limit) {
         if (aclrtSubscribeReport(base + (uint64_t)i, streams[i]) != 0) refused++;
     MG_CHECK_EQ_INT(refused, 0);
     MG_CHECK_EQ_INT(aclrtSubscribeReport(base + LIMIT, streams[LIMIT]), ACL_ERROR_RT_THREAD_SUBSCRIBE);
-    CHECK_MESSAGE("aclrtSubscribeReport: 1024 threads are subscribed already (the limit)");
+    REL_CHECK_MESSAGE("aclrtSubscribeReport: 1024 threads are subscribed already (the limit)");
     /* a subscribed thread takes a second stream: no new thread */
     MG_CHECK_EQ_INT(aclrtSubscribeReport(base + 3, streams[LIMIT]), 0);
     MG_CHECK_EQ_INT(aclrtUnSubscribeReport(base + 3, streams[LIMIT]), 0);
@@ -516,7 +494,7 @@ MG_TEST(config_json_reasons_and_offsets) {
         if (c->why == NULL) {
             if (st != ACL_SUCCESS) {
                 wrong++;
-                MG_FAIL("case %zu: refused (%d): %s", i, (int)st, take());
+                MG_FAIL("case %zu: refused (%d): %s", i, (int)st, rel_take());
             } else {
                 MG_CHECK_EQ_INT(aclFinalize(), 0);
             }
@@ -525,7 +503,7 @@ MG_TEST(config_json_reasons_and_offsets) {
         char want[600];
         snprintf(want, sizeof want, "aclInit: configPath \"%s\" is not valid JSON: %s at byte %zu", path, c->why,
                  c->at);
-        const char *m = take();
+        const char *m = rel_take();
         if (st != ACL_ERROR_PARSE_FILE || strcmp(m, want) != 0) {
             wrong++;
             MG_FAIL("case %zu: %d \"%s\", expected %d \"%s\"", i, (int)st, m, ACL_ERROR_PARSE_FILE, want);
@@ -623,7 +601,7 @@ MG_TEST(every_call_before_init) {
         n++;
         char want[200];
         snprintf(want, sizeof want, "%s: aclInit has not been called", api);
-        const char *m = take();
+        const char *m = rel_take();
         if (st != ACL_ERROR_UNINITIALIZE || strcmp(m, want) != 0 || !sentinel_intact(out)) {
             if (wrong++ < 10)
                 MG_FAIL("%s before aclInit: %d \"%s\" (out %s), expected %d \"%s\"", api, (int)st, m,
@@ -650,7 +628,7 @@ static void *no_context_thread(void *arg) {
                  "%s: the calling thread has no current context; call aclrtSetDevice(0) or aclrtSetCurrentContext "
                  "on this thread first",
                  api);
-        const char *m = take();
+        const char *m = rel_take();
         if (st != ACL_ERROR_RT_CONTEXT_NULL || strcmp(m, want) != 0 || !sentinel_intact(out)) {
             if ((*wrong)++ < 10)
                 MG_FAIL("%s without a context: %d \"%s\" (out %s), expected %d \"%s\"", api, (int)st, m,
@@ -683,7 +661,7 @@ MG_TEST(every_call_without_a_context) {
         (void)aclGetRecentErrMsg();                                                               \
         aclError st_ = (call);                                                                    \
         if (st_ != (code)) MG_FAIL("%s = %d, expected %d", #call, (int)st_, (int)(code));          \
-        CHECK_MESSAGE(want);                                                                      \
+        REL_CHECK_MESSAGE(want);                                                                      \
     } while (0)
 
 MG_TEST(null_arguments_are_named) {
@@ -762,7 +740,7 @@ MG_TEST(process_report_timeouts) {
                      "(aclrtSubscribeReport)",
                      (unsigned long long)(uint64_t)pthread_self());
         }
-        CHECK_MESSAGE(want);
+        REL_CHECK_MESSAGE(want);
     }
     aclrtStream s = NULL;
     MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
@@ -771,7 +749,7 @@ MG_TEST(process_report_timeouts) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     MG_CHECK_EQ_INT(aclrtProcessReport(30), ACL_ERROR_RT_REPORT_TIMEOUT);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    CHECK_MESSAGE("aclrtProcessReport: no callback came within 30 ms");
+    REL_CHECK_MESSAGE("aclrtProcessReport: no callback came within 30 ms");
     const double waited_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     MG_CHECK(waited_ms >= 29.0);
     /* a queued callback is run by the next call, which returns 0 */
@@ -921,7 +899,7 @@ MG_TEST(soc_profile_sessions) {
                  "MISHGRAD_SOC_VERSION=\"%s\" names no known SoC; use cpu, Ascend910, Ascend910B1..Ascend910B4, "
                  "Ascend910_93, Ascend950PR, Ascend310P3 or Ascend310B1",
                  refused[i]);
-        CHECK_MESSAGE(want);
+        REL_CHECK_MESSAGE(want);
         MG_CHECK(aclrtGetSocName() == NULL); /* nothing initialized */
     }
     unsetenv("MISHGRAD_SOC_VERSION");
@@ -985,10 +963,10 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     /* apart: floats 0..14 read, 32..46 written */
     tensors[0] = strided_tensor("x", buf, buf, 0);
     tensors[1] = strided_tensor("y", buf, buf + 32, 1);
-    if (mgrt_launch_submit(&l) != 0) MG_FAIL("apart: %s", take());
+    if (mgrt_launch_submit(&l) != 0) MG_FAIL("apart: %s", rel_take());
     /* touching: y starts right after x's last float */
     tensors[1] = strided_tensor("y", buf, buf + 15, 1);
-    if (mgrt_launch_submit(&l) != 0) MG_FAIL("touching: %s", take());
+    if (mgrt_launch_submit(&l) != 0) MG_FAIL("touching: %s", rel_take());
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
     MG_CHECK_EQ_INT(atomic_load(&launch_runs), 2);
     /* meeting: interleaved, one float shared, the same view */
@@ -997,7 +975,7 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
         tensors[1] = strided_tensor("y", buf, starts[k], 1);
         (void)aclGetRecentErrMsg();
         MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
-        CHECK_MESSAGE(refused);
+        REL_CHECK_MESSAGE(refused);
     }
     /* the input not direct: not judged */
     tensors[0].direct = 0;
@@ -1010,12 +988,12 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     MG_CHECK_EQ_INT(mgrt_launch_submit(&l), 0);
     tensors[1].access.ptr = buf + 1;
     MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE(refused);
+    REL_CHECK_MESSAGE(refused);
     /* the same bytes as elements of another width (a float read, halves written): not in place */
     tensors[1].access.ptr = buf;
     tensors[1].elem_bytes = 2;
     MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
-    CHECK_MESSAGE(refused);
+    REL_CHECK_MESSAGE(refused);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
     MG_CHECK_EQ_INT(atomic_load(&launch_runs), 4);
     MG_CHECK_EQ_INT(aclrtFree(buf), 0);
@@ -1059,7 +1037,7 @@ MG_TEST(reset_device_releases_its_streams) {
         snprintf(want, sizeof want,
                  "aclrtDestroyStream: stream %p is stale (already destroyed or released, or reclaimed by aclFinalize)",
                  released[k]);
-        CHECK_MESSAGE(want);
+        REL_CHECK_MESSAGE(want);
     }
     /* the created context's stream lives on */
     MG_CHECK_EQ_INT(aclrtSetCurrentContext(own), 0);

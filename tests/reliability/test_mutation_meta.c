@@ -16,21 +16,8 @@
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
 #include "mg_test.h"
+#include "rel_setup.h"
 #include "mg_acl_session.h"
-
-static char got[1024];
-static const char *take(void) {
-    const char *m = aclGetRecentErrMsg();
-    snprintf(got, sizeof got, "%s", m ? m : "(null)");
-    return got;
-}
-
-#define CHECK_MESSAGE(want)                                                        \
-    do {                                                                           \
-        const char *m_ = take();                                                   \
-        if (strcmp(m_, (want)) != 0) MG_FAIL("message \"%s\", expected \"%s\"", m_, (want)); \
-        else MG_CHECK(1);                                                          \
-    } while (0)
 
 static void up(void) {
     mg_acl_session_up();
@@ -41,7 +28,7 @@ MG_TEST(scalar_refusals_and_sizes) {
     up();
     double v[2] = {1.5, 2.5};
     MG_CHECK(aclCreateScalar(NULL, ACL_FLOAT) == NULL);
-    CHECK_MESSAGE("aclCreateScalar: value is NULL");
+    REL_CHECK_MESSAGE("aclCreateScalar: value is NULL");
     /* CANN's aclScalar list (its constructor): these dtypes, each read with its own width
        (the FP6 / FP4 ones one byte, though aclDataTypeSize says 8); every other value is
        refused. The widths are checked with the value last in a buffer: a wider read would
@@ -58,7 +45,7 @@ MG_TEST(scalar_refusals_and_sizes) {
         for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) taken |= takes[k].dtype == d;
         aclScalar *s = aclCreateScalar(v, (aclDataType)d);
         if (taken) {
-            if (s == NULL) MG_FAIL("dtype %d refused: %s", d, take());
+            if (s == NULL) MG_FAIL("dtype %d refused: %s", d, rel_take());
             else MG_CHECK(aclDestroyScalar(s) == 0);
         } else {
             if (s != NULL) {
@@ -73,7 +60,7 @@ MG_TEST(scalar_refusals_and_sizes) {
                      "HIFLOAT8, FLOAT8_E5M2, FLOAT8_E4M3FN, FLOAT8_E8M0, FLOAT6_E3M2, FLOAT6_E2M3, FLOAT4_E2M1, "
                      "FLOAT4_E1M2",
                      d);
-            CHECK_MESSAGE(want);
+            REL_CHECK_MESSAGE(want);
         }
     }
 }
@@ -136,13 +123,13 @@ MG_TEST(arrays_refusals_limits_and_getters) {
     {
         char want[128];
         snprintf(want, sizeof want, "aclCreateIntArray: size %llu is larger than memory", (unsigned long long)huge);
-        CHECK_MESSAGE(want);
+        REL_CHECK_MESSAGE(want);
     }
     MG_CHECK(aclCreateFloatArray(fv, UINT64_MAX) == NULL);
     {
         char want[128];
         snprintf(want, sizeof want, "aclCreateFloatArray: size %llu is larger than memory", (unsigned long long)UINT64_MAX);
-        CHECK_MESSAGE(want);
+        REL_CHECK_MESSAGE(want);
     }
     /* the sizes come back */
     aclIntArray *ia = aclCreateIntArray(iv, 3);
@@ -157,26 +144,26 @@ MG_TEST(arrays_refusals_limits_and_getters) {
     MG_CHECK_EQ_INT(size, 4);
     /* getters' NULLs, in order: the handle, then size */
     MG_CHECK_EQ_INT(aclGetIntArraySize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetIntArraySize: array is NULL");
+    REL_CHECK_MESSAGE("aclGetIntArraySize: array is NULL");
     MG_CHECK_EQ_INT(aclGetIntArraySize(ia, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetIntArraySize: size is NULL");
+    REL_CHECK_MESSAGE("aclGetIntArraySize: size is NULL");
     MG_CHECK_EQ_INT(aclGetFloatArraySize(NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetFloatArraySize: array is NULL");
+    REL_CHECK_MESSAGE("aclGetFloatArraySize: array is NULL");
     MG_CHECK_EQ_INT(aclGetTensorListSize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetTensorListSize: tensorList is NULL");
+    REL_CHECK_MESSAGE("aclGetTensorListSize: tensorList is NULL");
     MG_CHECK_EQ_INT(aclGetScalarListSize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetScalarListSize: scalarList is NULL");
+    REL_CHECK_MESSAGE("aclGetScalarListSize: scalarList is NULL");
     /* a handle of another kind is refused by the getter and by the destroy */
     MG_CHECK(aclGetIntArraySize((const aclIntArray *)fa, &size) != 0);
     MG_CHECK(aclDestroyIntArray((const aclIntArray *)ba) == ACLNN_ERR_PARAM_INVALID);
-    MG_CHECK_STR_CONTAINS(take(), "aclDestroyIntArray: array (aclIntArray ");
+    MG_CHECK_STR_CONTAINS(rel_take(), "aclDestroyIntArray: array (aclIntArray ");
     /* destroy twice: the second is refused naming the call, the argument and the kind */
     MG_CHECK_EQ_INT(aclDestroyIntArray(ia), 0);
     MG_CHECK_EQ_INT(aclDestroyIntArray(ia), ACLNN_ERR_PARAM_INVALID);
     {
         char want[96];
         snprintf(want, sizeof want, "aclDestroyIntArray: array (aclIntArray %p) ", (void *)ia);
-        MG_CHECK(strncmp(take(), want, strlen(want)) == 0);
+        MG_CHECK(strncmp(rel_take(), want, strlen(want)) == 0);
     }
     MG_CHECK_EQ_INT(aclDestroyFloatArray(fa), 0);
     MG_CHECK_EQ_INT(aclDestroyBoolArray(ba), 0);
@@ -216,13 +203,13 @@ MG_TEST(lists_own_their_elements) {
     {
         char want[96];
         snprintf(want, sizeof want, "aclCreateTensorList: value[2] (aclTensor %p) ", (void *)stale);
-        MG_CHECK(strncmp(take(), want, strlen(want)) == 0);
+        MG_CHECK(strncmp(rel_take(), want, strlen(want)) == 0);
     }
     float one = 1.0f;
     aclScalar *s0 = aclCreateScalar(&one, ACL_FLOAT), *s1 = aclCreateScalar(&one, ACL_FLOAT);
     const aclScalar *wrong_kind[2] = {s0, (const aclScalar *)t[0]};
     MG_CHECK(aclCreateScalarList(wrong_kind, 2) == NULL);
-    MG_CHECK_STR_CONTAINS(take(), "aclCreateScalarList: value[1] (aclScalar ");
+    MG_CHECK_STR_CONTAINS(rel_take(), "aclCreateScalarList: value[1] (aclScalar ");
     /* t[0], NULL, t[1]: NULL elements are allowed; the size counts them */
     const aclTensor *members[3] = {t[0], NULL, t[1]};
     aclTensorList *list = aclCreateTensorList(members, 3);
@@ -240,7 +227,7 @@ MG_TEST(lists_own_their_elements) {
     {
         char want[96];
         snprintf(want, sizeof want, "aclDestroyTensorList: array (aclTensorList %p) ", (void *)list);
-        MG_CHECK(strncmp(take(), want, strlen(want)) == 0);
+        MG_CHECK(strncmp(rel_take(), want, strlen(want)) == 0);
     }
     const aclScalar *scalars[2] = {s0, s1};
     aclScalarList *sl = aclCreateScalarList(scalars, 2);
@@ -323,21 +310,21 @@ MG_TEST(tensor_getters_give_back_the_descriptor) {
     int64_t *a = NULL;
     uint64_t n = 0;
     MG_CHECK_EQ_INT(aclGetViewShape(NULL, &a, &n), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetViewShape: tensor is NULL");
+    REL_CHECK_MESSAGE("aclGetViewShape: tensor is NULL");
     MG_CHECK_EQ_INT(aclGetViewShape(t, NULL, &n), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetViewShape: viewDims is NULL");
+    REL_CHECK_MESSAGE("aclGetViewShape: viewDims is NULL");
     MG_CHECK_EQ_INT(aclGetViewStrides(t, &a, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetViewStrides: stridesNum is NULL");
+    REL_CHECK_MESSAGE("aclGetViewStrides: stridesNum is NULL");
     MG_CHECK_EQ_INT(aclGetStorageShape(t, NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetStorageShape: storageDims is NULL");
+    REL_CHECK_MESSAGE("aclGetStorageShape: storageDims is NULL");
     MG_CHECK_EQ_INT(aclGetViewOffset(t, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetViewOffset: offset is NULL");
+    REL_CHECK_MESSAGE("aclGetViewOffset: offset is NULL");
     MG_CHECK_EQ_INT(aclGetFormat(NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetFormat: tensor is NULL");
+    REL_CHECK_MESSAGE("aclGetFormat: tensor is NULL");
     MG_CHECK_EQ_INT(aclGetDataType(t, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetDataType: dataType is NULL");
+    REL_CHECK_MESSAGE("aclGetDataType: dataType is NULL");
     MG_CHECK_EQ_INT(aclGetRawTensorAddr(t, NULL), ACLNN_ERR_PARAM_NULLPTR);
-    CHECK_MESSAGE("aclGetRawTensorAddr: addr is NULL");
+    REL_CHECK_MESSAGE("aclGetRawTensorAddr: addr is NULL");
     /* a destroyed tensor: refused, outputs untouched */
     MG_CHECK_EQ_INT(aclDestroyTensor(r), 0);
     a = (int64_t *)(uintptr_t)0x1234;
@@ -394,11 +381,11 @@ MG_TEST(create_array_size_limit_both_sides) {
        At the limit: an allocation of nearly SIZE_MAX bytes, which fails. */
     if (PLAIN_BUILD) {
         MG_CHECK(aclCreateIntArray(iv, li) == NULL);
-        MG_CHECK(strstr(take(), "aclCreateIntArray: out of memory") != NULL);
+        MG_CHECK(strstr(rel_take(), "aclCreateIntArray: out of memory") != NULL);
         MG_CHECK(aclCreateFloatArray(fv, lf) == NULL);
-        MG_CHECK(strstr(take(), "aclCreateFloatArray: out of memory") != NULL);
+        MG_CHECK(strstr(rel_take(), "aclCreateFloatArray: out of memory") != NULL);
         MG_CHECK(aclCreateBoolArray(bv, lb) == NULL);
-        MG_CHECK(strstr(take(), "aclCreateBoolArray: out of memory") != NULL);
+        MG_CHECK(strstr(rel_take(), "aclCreateBoolArray: out of memory") != NULL);
     } else {
         printf("  sanitizer build: the allocation at the limit is left to the plain builds\n");
     }
@@ -406,13 +393,13 @@ MG_TEST(create_array_size_limit_both_sides) {
     char want[128];
     MG_CHECK(aclCreateIntArray(iv, li + 1) == NULL);
     snprintf(want, sizeof want, "aclCreateIntArray: size %llu is larger than memory", (unsigned long long)(li + 1));
-    MG_CHECK_STR_CONTAINS(take(), want);
+    MG_CHECK_STR_CONTAINS(rel_take(), want);
     MG_CHECK(aclCreateFloatArray(fv, lf + 1) == NULL);
     snprintf(want, sizeof want, "aclCreateFloatArray: size %llu is larger than memory", (unsigned long long)(lf + 1));
-    MG_CHECK_STR_CONTAINS(take(), want);
+    MG_CHECK_STR_CONTAINS(rel_take(), want);
     MG_CHECK(aclCreateBoolArray(bv, lb + 1) == NULL);
     snprintf(want, sizeof want, "aclCreateBoolArray: size %llu is larger than memory", (unsigned long long)(lb + 1));
-    MG_CHECK_STR_CONTAINS(take(), want);
+    MG_CHECK_STR_CONTAINS(rel_take(), want);
 }
 
 MG_TEST_MAIN()
