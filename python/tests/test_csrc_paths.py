@@ -976,3 +976,15 @@ def test_the_staging_route_s_shared_blocks_one_element_and_a_failed_allocation()
     assert r["huge_out"] == [8.0, 8.0]
     assert r["live"] == 0 and r["live_after"] == 0
     check_backward(np.array(r["after"], np.float32), g, x, "float32")
+
+
+def test_c_loop_takes_arrays_that_run_backwards():
+    """_c_loop (the benchmark's C call) rebases negative strides as every entry does: all
+    three operands reversed, the output holds the gradient (seed 41, _mishgrad.c:680: the
+    rebase deleted, CANN's refusal of negative strides came back instead)."""
+    x = np.linspace(-3, 3, 17).astype(np.float32)
+    g = np.linspace(0.5, 2, 17).astype(np.float32)
+    out = np.zeros(17, np.float32)
+    seconds = _mishgrad._c_loop("mish_backward", 1, g[::-1], x[::-1], out[::-1])
+    assert seconds >= 0
+    check_backward(out, g, x, "float32")

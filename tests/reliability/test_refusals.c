@@ -21,6 +21,7 @@
 #include "acl/acl.h"
 #include "acl/acl_op.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_mish_backward.h"
 #include "mg_test.h"
 #include "mgrt.h"
 #include "nnop.h"
@@ -695,6 +696,29 @@ MG_TEST(executor_addresses) {
     CHECK_TAKEN(aclDestroyTensor(t));
     CHECK_TAKEN(aclrtFree(dev));
     down();
+}
+
+/* A negative storage dim is taken at creation (CANN checks it at the operator) and refused
+   by phase 1 naming the argument, the dim and its value; nothing is handed out (seed 41,
+   acl_tensor.c:301: the value not recorded, the message said 0). */
+MG_TEST(negative_storage_dim) {
+    up();
+    float *dev = NULL;
+    CHECK_TAKEN(aclrtMalloc((void **)&dev, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    const int64_t dims[1] = {4}, bad_storage[2] = {4, -3}, storage[1] = {4};
+    aclTensor *g = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, bad_storage, 2, dev);
+    aclTensor *x = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, dev + 16);
+    aclTensor *out = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, dev + 32);
+    REL_CHECK(g != NULL && x != NULL && out != NULL, "the tensors are created");
+    uint64_t workspace = 12345;
+    aclOpExecutor *executor = (aclOpExecutor *)&workspace;
+    CHECK_REFUSED(aclnnMishBackwardGetWorkspaceSize(g, x, out, &workspace, &executor), ACLNN_ERR_PARAM_INVALID,
+                  "aclnnMishBackwardGetWorkspaceSize: gradOutput has storage dim 1 = -3; dims must be >= 0");
+    REL_CHECK(workspace == 12345 && executor == (aclOpExecutor *)&workspace, "outputs untouched");
+    aclDestroyTensor(g);
+    aclDestroyTensor(x);
+    aclDestroyTensor(out);
+    CHECK_TAKEN(aclrtFree(dev));
 }
 
 MG_TEST_MAIN()
