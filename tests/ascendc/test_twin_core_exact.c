@@ -809,7 +809,9 @@ MG_TEST(calls_outside_a_launch_and_after_a_break) {
     setup();
     if (g_gm64 == NULL) g_gm64 = asc_twin_gm_alloc(64);
     memset(g_gm64, 0, 64);
-    expect_refused(after_break, 2, "twin_core block 0: First: the break");
+    /* one block: with two, whichever block reports first owns the launch's message (block 1
+       did, once, under ASan), and both would write g_v */
+    expect_refused(after_break, 1, "twin_core block 0: First: the break");
     for (int i = 0; i < 16; i++)
         if (g_v[i] != -1) MG_FAIL("call %d after the break returned %lld", i, (long long)g_v[i]);
     MG_CHECK_EQ_INT(g_v[16], 1);
