@@ -247,7 +247,7 @@ MG_TEST(rank_eight_views_exact) {
         MG_CHECK(t != NULL);
         nnop_view v;
         aclnnStatus status = nnop_view_from_tensor(t, "api", "x", &v);
-        if (status != ACLNN_SUCCESS) MG_FAIL("case %zu: status %d (%s)", c, (int)status, rel_take());
+        if (status != ACLNN_SUCCESS) MG_FAIL("case %zu: status %d (%s)", c, (int)status, rel_message());
         MG_CHECK_EQ_INT(v.rank, cases[c].rank);
         MG_CHECK_EQ_INT(v.elem_size, 4);
         MG_CHECK_EQ_INT(v.offset, 0);
@@ -296,7 +296,7 @@ MG_TEST(view_from_a_snapshot_reads_its_rank_only) {
     snap.strides[2] = -1;
     nnop_view v;
     const aclnnStatus status = nnop_view_from_snapshot(&snap, "api", "x", &v);
-    if (status != ACLNN_SUCCESS) MG_FAIL("status %d (%s)", (int)status, rel_take());
+    if (status != ACLNN_SUCCESS) MG_FAIL("status %d (%s)", (int)status, rel_message());
     else MG_CHECK(1);
     MG_CHECK_EQ_INT(v.rank, 2);
     MG_CHECK_EQ_INT(v.numel, 12);
@@ -483,7 +483,7 @@ MG_TEST(lists_stop_at_their_size) {
     for (int i = 0; i < 3; i++) t[i] = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, d + 4 * i);
     MG_CHECK_EQ_INT(aclDestroyTensor(t[2]), 0);
     aclTensorList *list = aclCreateTensorList((const aclTensor *const *)t, 2);
-    if (list == NULL) MG_FAIL("refused: %s", rel_take());
+    if (list == NULL) MG_FAIL("refused: %s", rel_message());
     uint64_t size = 0;
     MG_CHECK_EQ_INT(aclGetTensorListSize(list, &size), 0);
     MG_CHECK_EQ_INT(size, 2);

@@ -148,14 +148,14 @@ MG_TEST(elapsed_time_without_an_end) {
     MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, NULL), ACL_ERROR_INVALID_PARAM);
     REL_CHECK_MESSAGE("aclrtEventElapsedTime: event is NULL");
     MG_CHECK_EQ_INT(aclrtEventElapsedTime(&ms, start, stale), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(rel_take(), "aclrtEventElapsedTime: event");
+    MG_CHECK_STR_CONTAINS(rel_message(), "aclrtEventElapsedTime: event");
     MG_CHECK(ms == -1.0f);
     /* The refused calls dropped the pin they took on the start event: its destroy frees it
        now (an extra pin would defer the free for ever: a leak LeakSanitizer reports), and the
        registry then calls it stale. */
     MG_CHECK_EQ_INT(aclrtDestroyEvent(start), 0);
     MG_CHECK_EQ_INT(aclrtDestroyEvent(start), ACL_ERROR_INVALID_PARAM);
-    MG_CHECK_STR_CONTAINS(rel_take(), "is stale");
+    MG_CHECK_STR_CONTAINS(rel_message(), "is stale");
 }
 
 /* ---- the race message with a default stream on either side -------------------------------- */
@@ -494,7 +494,7 @@ MG_TEST(config_json_reasons_and_offsets) {
         if (c->why == NULL) {
             if (st != ACL_SUCCESS) {
                 wrong++;
-                MG_FAIL("case %zu: refused (%d): %s", i, (int)st, rel_take());
+                MG_FAIL("case %zu: refused (%d): %s", i, (int)st, rel_message());
             } else {
                 MG_CHECK_EQ_INT(aclFinalize(), 0);
             }
@@ -503,7 +503,7 @@ MG_TEST(config_json_reasons_and_offsets) {
         char want[600];
         snprintf(want, sizeof want, "aclInit: configPath \"%s\" is not valid JSON: %s at byte %zu", path, c->why,
                  c->at);
-        const char *m = rel_take();
+        const char *m = rel_message();
         if (st != ACL_ERROR_PARSE_FILE || strcmp(m, want) != 0) {
             wrong++;
             MG_FAIL("case %zu: %d \"%s\", expected %d \"%s\"", i, (int)st, m, ACL_ERROR_PARSE_FILE, want);
@@ -601,7 +601,7 @@ MG_TEST(every_call_before_init) {
         n++;
         char want[200];
         snprintf(want, sizeof want, "%s: aclInit has not been called", api);
-        const char *m = rel_take();
+        const char *m = rel_message();
         if (st != ACL_ERROR_UNINITIALIZE || strcmp(m, want) != 0 || !sentinel_intact(out)) {
             if (wrong++ < 10)
                 MG_FAIL("%s before aclInit: %d \"%s\" (out %s), expected %d \"%s\"", api, (int)st, m,
@@ -628,7 +628,7 @@ static void *no_context_thread(void *arg) {
                  "%s: the calling thread has no current context; call aclrtSetDevice(0) or aclrtSetCurrentContext "
                  "on this thread first",
                  api);
-        const char *m = rel_take();
+        const char *m = rel_message();
         if (st != ACL_ERROR_RT_CONTEXT_NULL || strcmp(m, want) != 0 || !sentinel_intact(out)) {
             if ((*wrong)++ < 10)
                 MG_FAIL("%s without a context: %d \"%s\" (out %s), expected %d \"%s\"", api, (int)st, m,
@@ -963,10 +963,10 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     /* apart: floats 0..14 read, 32..46 written */
     tensors[0] = strided_tensor("x", buf, buf, 0);
     tensors[1] = strided_tensor("y", buf, buf + 32, 1);
-    if (mgrt_launch_submit(&l) != 0) MG_FAIL("apart: %s", rel_take());
+    if (mgrt_launch_submit(&l) != 0) MG_FAIL("apart: %s", rel_message());
     /* touching: y starts right after x's last float */
     tensors[1] = strided_tensor("y", buf, buf + 15, 1);
-    if (mgrt_launch_submit(&l) != 0) MG_FAIL("touching: %s", rel_take());
+    if (mgrt_launch_submit(&l) != 0) MG_FAIL("touching: %s", rel_message());
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
     MG_CHECK_EQ_INT(atomic_load(&launch_runs), 2);
     /* meeting: interleaved, one float shared, the same view */

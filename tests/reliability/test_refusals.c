@@ -129,7 +129,7 @@ MG_TEST(callback_subscription) {
    for every stream, are refused (they would wait for the callback itself). */
 static aclrtStream callback_stream;
 static atomic_int sync_status = -1, unregister_status = -1;
-static char sync_said[1024], unregister_said[1024];
+static char sync_said[REL_MESSAGE_CAPACITY], unregister_said[REL_MESSAGE_CAPACITY];
 static void refusing_callback(void *user) {
     sync_status = aclrtSynchronizeStream(callback_stream);
     snprintf(sync_said, sizeof sync_said, "%s", rel_message());
