@@ -129,8 +129,6 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
     uintptr_t lo[MG_MEM_MAX_SPANS], hi[MG_MEM_MAX_SPANS];
     int group[MG_MEM_MAX_SPANS], groups = 0;
     for (int i = 0; i < count; i++) {
-        spans[i].dev = NULL;
-        spans[i].region = -1;
         group[i] = -1;
         if (spans[i].lo == spans[i].hi) continue;
         uintptr_t a = spans[i].lo & ~(page - 1);
@@ -284,10 +282,6 @@ static void copy_back(const mg_span *s) {
 
 static int staging_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
     for (int i = 0; i < count; i++) {
-        spans[i].dev = NULL;
-        spans[i].region = -1;
-    }
-    for (int i = 0; i < count; i++) {
         size_t bytes = (size_t)(spans[i].hi - spans[i].lo);
         if (bytes == 0) continue;
         /* The same host span twice (in-place, or two views of one buffer): one staging
@@ -433,10 +427,11 @@ int mg_mem_zero_copy(void) { return atomic_load(&route) == 1; }
 int mg_mem_live(void) { return atomic_load(&route) == 1 ? registered_live() : staged; }
 
 int mg_mem_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
-    /* Nothing held yet: the caller releases after a failure too (mg_mem_release), and a
-       failure before either route's acquire (the table of calls in flight cannot grow) must
-       find no region to drop -- a zeroed span's region 0 was the first registration's,
-       dropped while the table of regions might not exist yet. */
+    /* Nothing held yet, for both routes' acquires (which start from it) and for the
+       caller's release, which runs after a failure too: a failure before either route's
+       acquire (the table of calls in flight cannot grow) must find no region to drop -- a
+       zeroed span's region 0 was the first registration's, dropped while the table of
+       regions might not exist yet. */
     for (int i = 0; i < count; i++) {
         spans[i].dev = NULL;
         spans[i].region = -1;
