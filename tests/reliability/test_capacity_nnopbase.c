@@ -22,6 +22,7 @@
 #include "mg_test.h"
 #include "mgrt_handle.h"
 #include "nnop.h"
+#include "rel_fixtures.h"
 #include "rel_setup.h"
 
 static void up(void) { rel_session_up(); }
@@ -314,25 +315,11 @@ MG_TEST(view_from_a_snapshot_reads_its_rank_only) {
 /* A view by hand: the entries past its rank are not the view's (nnop.h), so they hold junk here. */
 static nnop_view view_with_junk(int rank, const int64_t *dims, const int64_t *strides, int64_t junk_dim,
                                 int64_t junk_stride) {
-    nnop_view v;
-    memset(&v, 0, sizeof v);
-    v.rank = rank;
-    v.dtype = ACL_FLOAT;
-    v.elem_size = 4;
-    v.numel = 1;
-    int64_t last = 0;
-    for (int i = 0; i < rank; i++) {
-        v.dims[i] = dims[i];
-        v.strides[i] = strides[i];
-        v.numel *= dims[i];
-        last += (dims[i] - 1) * strides[i];
-    }
+    nnop_view v = rel_view_by_hand(rank, dims, strides);
     if (rank < NNOP_MAX_RANK) {
         v.dims[rank] = junk_dim;
         v.strides[rank] = junk_stride;
     }
-    v.max_elem = last;
-    v.storage_elems = last + 1;
     return v;
 }
 

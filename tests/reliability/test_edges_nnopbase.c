@@ -33,6 +33,7 @@
 #include "mgrt.h"
 #include "mgrt_handle.h"
 #include "nnop.h"
+#include "rel_fixtures.h"
 #include "rel_setup.h"
 
 static void up(void) { rel_session_up(); }
@@ -541,42 +542,22 @@ MG_TEST(forked_child_threads_share_an_object_lock) {
    its span (2^27 + 2 elements) is beyond what the exact walk enumerates, so only the quick
    proof can say so. The same without the size-1 dim; and two moving dims that do collide
    (strides {2^27, 2^27}) are refused, with the message. */
-static nnop_view big_view(int rank, const int64_t *dims, const int64_t *strides) {
-    nnop_view v;
-    memset(&v, 0, sizeof v);
-    v.rank = rank;
-    v.dtype = ACL_FLOAT;
-    v.elem_size = 4;
-    v.numel = 1;
-    int64_t last = 0;
-    for (int i = 0; i < rank; i++) {
-        v.dims[i] = dims[i];
-        v.strides[i] = strides[i];
-        v.numel *= dims[i];
-        last += (dims[i] - 1) * strides[i];
-    }
-    v.min_elem = 0;
-    v.max_elem = last;
-    v.storage_elems = last + 1;
-    return v;
-}
-
 MG_TEST(self_overlap_ignores_size_one_dims) {
     up();
     const int64_t big = INT64_C(1) << 27;
     const int64_t d3[3] = {1, 2, 2}, s3[3] = {0, 1, big};
-    nnop_view v = big_view(3, d3, s3);
+    nnop_view v = rel_view_by_hand(3, d3, s3);
     MG_CHECK_EQ_INT(nnop_view_check_overlaps_itself(&v, "api", "out"), 0);
     MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 0);
     const int64_t s3b[3] = {INT64_MAX / 4, 1, big}; /* any stride on the size-1 dim */
-    v = big_view(3, d3, s3b);
+    v = rel_view_by_hand(3, d3, s3b);
     v.max_elem = 1 + big;
     MG_CHECK_EQ_INT(nnop_view_check_overlaps_itself(&v, "api", "out"), 0);
     const int64_t d2[2] = {2, 2}, s2[2] = {1, big};
-    v = big_view(2, d2, s2);
+    v = rel_view_by_hand(2, d2, s2);
     MG_CHECK_EQ_INT(nnop_view_check_overlaps_itself(&v, "api", "out"), 0);
     const int64_t s2c[2] = {big, big};
-    v = big_view(2, d2, s2c);
+    v = rel_view_by_hand(2, d2, s2c);
     (void)aclGetRecentErrMsg();
     MG_CHECK_EQ_INT(nnop_view_check_overlaps_itself(&v, "api", "out"), ACLNN_ERR_PARAM_INVALID);
     REL_CHECK_MESSAGE("api: out's strides map two elements to one memory location (or interleave over more than 2^26 "
@@ -584,10 +565,10 @@ MG_TEST(self_overlap_ignores_size_one_dims) {
     MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 1);
     /* small enough to walk: [1, 3, 2] strides {0, 2, 1} is dense, [3, 2] strides {1, 1} collides */
     const int64_t d3s[3] = {1, 3, 2}, s3s[3] = {0, 2, 1};
-    v = big_view(3, d3s, s3s);
+    v = rel_view_by_hand(3, d3s, s3s);
     MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 0);
     const int64_t d2s[2] = {3, 2}, s2s[2] = {1, 1};
-    v = big_view(2, d2s, s2s);
+    v = rel_view_by_hand(2, d2s, s2s);
     MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 1);
 }
 

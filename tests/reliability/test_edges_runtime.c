@@ -32,6 +32,7 @@
 #include "acl/acl.h"
 #include "acl/acl_op.h"
 #include "mg_test.h"
+#include "rel_fixtures.h"
 #include "rel_setup.h"
 #include "mg_log_file.h"
 #include "mgrt.h"
@@ -907,15 +908,6 @@ MG_TEST(soc_profile_sessions) {
 
 /* ---- mgrt_launch_submit's in-place rule for strided direct tensors ------------------------------ */
 
-static atomic_int launch_runs;
-static void launch_fill(void *task, void *ctx) { memcpy(task, &ctx, sizeof ctx); }
-static int32_t launch_run(void *task) {
-    (void)task;
-    atomic_fetch_add(&launch_runs, 1);
-    return 0;
-}
-static void launch_release(void *task) { mgrt_free(task); } /* the task is the runtime's allocation */
-
 static mgrt_launch_tensor strided_tensor(const char *name, float *storage, float *first, int write) {
     mgrt_launch_tensor t;
     memset(&t, 0, sizeof t);
@@ -945,19 +937,7 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     float *buf = NULL;
     MG_CHECK_EQ_INT(aclrtMalloc((void **)&buf, 64 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), 0);
     mgrt_launch_tensor tensors[2];
-    mgrt_launch l;
-    memset(&l, 0, sizeof l);
-    l.api = "aclnnEdge";
-    l.op_name = "Edge";
-    l.tensors = tensors;
-    l.tensor_count = 2;
-    l.task_bytes = sizeof(void *);
-    l.fill = launch_fill;
-    l.steps = 1;
-    l.run = launch_run;
-    l.release = launch_release;
-    l.work_elements = 8;
-    atomic_store(&launch_runs, 0);
+    mgrt_launch l = rel_counting_launch("aclnnEdge", "Edge", tensors, 2, 8);
     static const char refused[] = "aclnnEdge: refreshed addresses make x overlap y partially; only exact in-place "
                                   "is allowed for a planned executor (run the first phase again)";
     /* apart: floats 0..14 read, 32..46 written */
@@ -968,7 +948,7 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     tensors[1] = strided_tensor("y", buf, buf + 15, 1);
     if (mgrt_launch_submit(&l) != 0) MG_FAIL("touching: %s", rel_message());
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
-    MG_CHECK_EQ_INT(atomic_load(&launch_runs), 2);
+    MG_CHECK_EQ_INT(atomic_load(&rel_launch_runs), 2);
     /* meeting: interleaved, one float shared, the same view */
     float *starts[3] = {buf + 1, buf + 14, buf};
     for (int k = 0; k < 3; k++) {
@@ -995,7 +975,7 @@ MG_TEST(launch_in_place_rule_for_strided_direct_tensors) {
     MG_CHECK_EQ_INT(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID);
     REL_CHECK_MESSAGE(refused);
     MG_CHECK_EQ_INT(aclrtSynchronizeStream(NULL), 0);
-    MG_CHECK_EQ_INT(atomic_load(&launch_runs), 4);
+    MG_CHECK_EQ_INT(atomic_load(&rel_launch_runs), 4);
     MG_CHECK_EQ_INT(aclrtFree(buf), 0);
 }
 

@@ -25,6 +25,7 @@
 #include "mg_test.h"
 #include "mgrt.h"
 #include "nnop.h"
+#include "rel_fixtures.h"
 #include "rel_setup.h"
 
 /* The size just inside aclrtMalloc's padding bound must come back as a failed allocation,
@@ -475,15 +476,6 @@ MG_TEST(tensor_desc_handles) {
 
 /* ---- stream_launch.c --------------------------------------------------------------------------- */
 
-static atomic_int launch_runs;
-static void launch_fill(void *task, void *ctx) { memcpy(task, &ctx, sizeof ctx); }
-static int32_t launch_run(void *task) {
-    (void)task;
-    atomic_fetch_add(&launch_runs, 1);
-    return 0;
-}
-static void launch_release(void *task) { mgrt_free(task); }
-
 MG_TEST(launch_workspace_and_storage) {
     up();
     unsigned char *buf = NULL;
@@ -496,22 +488,10 @@ MG_TEST(launch_workspace_and_storage) {
     t.elem_bytes = 4;
     t.access.ptr = buf;
     t.access.bytes = 128;
-    mgrt_launch l;
-    memset(&l, 0, sizeof l);
-    l.api = "aclnnRefusal";
-    l.op_name = "Refusal";
-    l.tensors = &t;
-    l.tensor_count = 1;
+    mgrt_launch l = rel_counting_launch("aclnnRefusal", "Refusal", &t, 1, 32);
     l.workspace_needed = 64;
     l.workspace_size = 64;
     l.workspace_align = 4;
-    l.task_bytes = sizeof(void *);
-    l.fill = launch_fill;
-    l.steps = 1;
-    l.run = launch_run;
-    l.release = launch_release;
-    l.work_elements = 32;
-    atomic_store(&launch_runs, 0);
     CHECK_REFUSED(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_NULLPTR, "aclnnRefusal: workspace is NULL but 64 bytes are needed");
     /* the workspace may end where the tensor starts, or start where it ends, but not meet it */
     l.workspace = buf + 124;
@@ -531,7 +511,7 @@ MG_TEST(launch_workspace_and_storage) {
     l.workspace = buf + 128;
     CHECK_TAKEN(mgrt_launch_submit(&l));
     CHECK_TAKEN(aclrtSynchronizeStream(NULL));
-    REL_CHECK(atomic_load(&launch_runs) == 2, "%d launches ran, want 2", atomic_load(&launch_runs));
+    REL_CHECK(atomic_load(&rel_launch_runs) == 2, "%d launches ran, want 2", atomic_load(&rel_launch_runs));
     /* a tensor's storage outside every live block */
     static _Alignas(64) unsigned char outside[128];
     t.storage = outside;
@@ -549,7 +529,7 @@ MG_TEST(launch_workspace_and_storage) {
     t.access.ptr = buf + 128;
     CHECK_TAKEN(mgrt_launch_submit(&l));
     CHECK_TAKEN(aclrtSynchronizeStream(NULL));
-    REL_CHECK(atomic_load(&launch_runs) == 3, "%d launches ran, want 3", atomic_load(&launch_runs));
+    REL_CHECK(atomic_load(&rel_launch_runs) == 3, "%d launches ran, want 3", atomic_load(&rel_launch_runs));
     CHECK_TAKEN(aclrtFree(buf));
     down();
 }
