@@ -39,6 +39,10 @@ typedef struct full_set {
     nnop_view in_views[SLOTS], out_views[SLOTS], past_view;
 } full_set;
 
+/* The sixteen slots' names, inputs first, and one more for the tensor right past them. */
+static const char *const slot_names[2 * SLOTS + 1] = {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "o0",
+                                                     "o1", "o2", "o3", "o4", "o5", "o6", "o7", "past"};
+
 static void full_set_make(full_set *f) {
     memset(f, 0, sizeof *f);
     MG_CHECK_EQ_INT(aclrtMalloc((void **)&f->block, (2 * SLOTS + 1) * REGION * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST),
@@ -101,9 +105,7 @@ MG_TEST(create_with_every_slot_taken) {
     up();
     full_set f;
     full_set_make(&f);
-    static const char *const names[2 * SLOTS + 1] = {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "o0",
-                                                     "o1", "o2", "o3", "o4", "o5", "o6", "o7", "past"};
-    aclOpExecutor *e = nnop_executor_create("Full", (const aclTensor *const *)f.ins, SLOTS, f.outs, SLOTS, names);
+    aclOpExecutor *e = nnop_executor_create("Full", (const aclTensor *const *)f.ins, SLOTS, f.outs, SLOTS, slot_names);
     MG_CHECK(e != NULL);
     if (nnop_executor_workspace_size(e) != 0) { /* a slot over the plan's own fields: launching it would crash */
         MG_FAIL("workspace size %llu, expected 0", (unsigned long long)nnop_executor_workspace_size(e));
@@ -124,11 +126,9 @@ MG_TEST(set_view_past_the_last_slot_is_ignored) {
     up();
     full_set f;
     full_set_make(&f);
-    static const char *const names[2 * SLOTS] = {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7",
-                                                 "o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"};
     for (int kind = 0; kind < 2; kind++) {
         for (int i = 0; i < (2 * SLOTS + 1) * REGION; i++) f.block[i] = (float)i;
-        aclOpExecutor *e = nnop_executor_create("Full", (const aclTensor *const *)f.ins, SLOTS, f.outs, SLOTS, names);
+        aclOpExecutor *e = nnop_executor_create("Full", (const aclTensor *const *)f.ins, SLOTS, f.outs, SLOTS, slot_names);
         MG_CHECK(e != NULL);
         add_doubling_steps(e);
         for (uint32_t i = 0; i < SLOTS; i++) {
@@ -179,9 +179,7 @@ MG_TEST(sixteen_steps_at_every_limit) {
     up();
     full_set f;
     full_set_make(&f);
-    static const char *const names[2 * SLOTS] = {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7",
-                                                 "o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"};
-    aclOpExecutor *e = nnop_executor_create("Steps", (const aclTensor *const *)f.ins, SLOTS, f.outs, SLOTS, names);
+    aclOpExecutor *e = nnop_executor_create("Steps", (const aclTensor *const *)f.ins, SLOTS, f.outs, SLOTS, slot_names);
     MG_CHECK(e != NULL);
     MG_CHECK_EQ_INT(nnop_executor_reserve_workspace(e, WORKSPACE_BYTES).byte_offset, 0);
     static unsigned char params[NNOP_MAX_STEP_PARAMS];
