@@ -323,12 +323,10 @@ static void kt_f32_dense_windows_match_scalar(void) {
     MG_CHECK(ok);
     uint32_t state = 12345u;
     for (size_t c = 0; ok && c < centre_count; c++) {
-        int64_t ordinal = (int64_t)(kt_bits(centres[c]) & 0x7FFFFFFFu);
-        if (kt_bits(centres[c]) >> 31) ordinal = -ordinal;
+        const int64_t ordinal = kt_ordinal(centres[c]);
         float *x = buf[inputs - 1];
         for (int64_t i = 0; i < (int64_t)(2 * half); i++) {
-            const int64_t o = ordinal - (int64_t)half + i;
-            x[i] = o < 0 ? kt_float(0x80000000u | (uint32_t)(-o)) : kt_float((uint32_t)o);
+            x[i] = kt_float_at(ordinal - (int64_t)half + i);
             for (int k = 0; k < inputs - 1; k++)
                 buf[k][i] = (i & 1) ? 1.0f : kt_float((kt_next(&state) & 0x807FFFFFu) | 0x3F000000u) * 3.0f;
         }

@@ -77,6 +77,13 @@ static const kt_op *kt_op_now;
 
 static inline uint32_t kt_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
 static inline float kt_float(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+/* A float's place on the float line (-0 and +0 both 0, each step one float) and back:
+   consecutive floats around a point, walking down through the negatives. */
+static inline int64_t kt_ordinal(float f) {
+    const int64_t magnitude = (int64_t)(kt_bits(f) & 0x7FFFFFFFu);
+    return kt_bits(f) >> 31 ? -magnitude : magnitude;
+}
+static inline float kt_float_at(int64_t o) { return o < 0 ? kt_float(0x80000000u | (uint32_t)(-o)) : kt_float((uint32_t)o); }
 static inline const char *kt_dtype_name(int dtype) { return dtype == 0 ? "f32" : dtype == 1 ? "f16" : "bf16"; }
 static inline size_t kt_dtype_size(int dtype) { return dtype == 0 ? 4 : 2; }
 

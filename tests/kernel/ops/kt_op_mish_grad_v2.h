@@ -99,11 +99,9 @@ static void kg_acc_f32_windows_within_bound(void) {
     enum { HALF = 8192 };
     float x[2 * HALF], g[2 * HALF];
     for (size_t c = 0; c < sizeof centres / sizeof centres[0]; c++) {
-        int64_t ordinal = (int64_t)(kt_bits(centres[c]) & 0x7FFFFFFFu);
-        if (kt_bits(centres[c]) >> 31) ordinal = -ordinal;
+        const int64_t ordinal = kt_ordinal(centres[c]);
         for (int64_t i = 0; i < 2 * HALF; i++) {
-            const int64_t o = ordinal - HALF + i;
-            x[i] = o < 0 ? kt_float(0x80000000u | (uint32_t)(-o)) : kt_float((uint32_t)o);
+            x[i] = kt_float_at(ordinal - HALF + i);
             g[i] = 1.0f;
         }
         char what[64];
@@ -189,12 +187,8 @@ static size_t kg_general_sample(float *x, size_t capacity) {
     size_t n = 0;
 #define KG_PUT_(v) do { if (n < capacity) x[n++] = (v); } while (0)
     for (size_t c = 0; c < sizeof centres / sizeof centres[0]; c++) {
-        int64_t ordinal = (int64_t)(kt_bits(centres[c]) & 0x7FFFFFFFu);
-        if (kt_bits(centres[c]) >> 31) ordinal = -ordinal;
-        for (int64_t i = -HALF; i < HALF; i++) {
-            const int64_t o = ordinal + i;
-            KG_PUT_(o < 0 ? kt_float(0x80000000u | (uint32_t)(-o)) : kt_float((uint32_t)o));
-        }
+        const int64_t ordinal = kt_ordinal(centres[c]);
+        for (int64_t i = -HALF; i < HALF; i++) KG_PUT_(kt_float_at(ordinal + i));
     }
     for (int i = -8192; i <= 8192; i++) KG_PUT_((float)i / 4096.0f);
     for (int i = -30 * 64; i <= 7 * 64; i++) {
