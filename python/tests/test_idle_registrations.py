@@ -93,3 +93,62 @@ def test_more_than_64_idle_registrations_evict_the_oldest():
     assert registered(lib, pages[0]) and not registered(lib, pages[evicted])
     mishgrad.release_registrations()
     assert not any(registered(lib, p) for p in pages)
+
+
+def test_a_failed_registration_leaves_no_slot_behind():
+    """Seed 41's survivor (mg_hostmem.c, a new slot marked registered before its
+    registration succeeded): a registration the runtime refuses left a slot that counted as an
+    idle registration and could never be given back, so from then on one fewer real one was
+    kept (or, picked as the oldest, none was ever evicted again). A fresh child, so that the
+    refused registration takes a new slot (a table with free slots reuses one): its first
+    call is refused because the test registered the page itself; then 70 buffers must leave
+    exactly the newest 64 registered, as in a process where nothing failed."""
+    from test_csrc_paths import run_child
+    report = run_child("""
+        import ctypes, json, mmap, os
+        import numpy as np
+        import mishgrad
+        from test_idle_registrations import runtime, registered, PAGE, KEEP, BUFFERS
+        assert mishgrad.zero_copy()
+        lib = runtime()
+        mm = mmap.mmap(-1, 2 * (BUFFERS + 1) * PAGE)
+        anchor = ctypes.c_char.from_buffer(mm)
+        base = ctypes.addressof(anchor)
+        def arr(index, offset, count=100):
+            return np.frombuffer(mm, np.float32, count=count, offset=2 * index * PAGE + offset)
+        # the page of buffer BUFFERS registered by hand: the package's registration is refused
+        dev = ctypes.c_void_p()
+        taken = base + 2 * BUFFERS * PAGE
+        assert lib.aclrtHostRegister(taken, PAGE, 0, ctypes.byref(dev)) == 0
+        g, x, out = arr(BUFFERS, 64), arr(BUFFERS, 1024), arr(BUFFERS, 2048)
+        g[:] = 1.0
+        x[:] = 0.5
+        out[:] = 7.0
+        try:
+            mishgrad.mish_backward(g, x, out=out)
+            refused = None
+        except mishgrad.AclnnError as e:
+            refused = str(e)
+        untouched = bool((out == 7.0).all())
+        assert lib.aclrtHostUnregister(taken) == 0
+        rng = np.random.default_rng(41)
+        for i in range(BUFFERS):
+            g, x, out = arr(i, 64), arr(i, 1024), arr(i, 2048)
+            g[:] = rng.standard_normal(100).astype(np.float32)
+            x[:] = rng.standard_normal(100).astype(np.float32)
+            mishgrad.mish_backward(g, x, out=out)
+        kept = [registered(lib, base + 2 * i * PAGE) for i in range(BUFFERS)]
+        mishgrad.release_registrations()
+        left = [registered(lib, base + 2 * i * PAGE) for i in range(BUFFERS)]
+        print(json.dumps({"refused": refused, "untouched": untouched, "kept": kept,
+                          "left": any(left)}), flush=True)
+        del anchor
+    """)
+    assert report["refused"] is not None, "a call on a page registered by someone else succeeded"
+    assert "aclrtHostRegister" in report["refused"], report["refused"]
+    assert report["untouched"], "a refused call wrote its output"
+    evicted = BUFFERS - KEEP
+    assert report["kept"] == [False] * evicted + [True] * KEEP, (
+        f"registered pages by age after a refused registration: {report['kept']}; expected the "
+        f"{evicted} oldest given back and the newest {KEEP} kept")
+    assert not report["left"], "release_registrations left a registration behind"
