@@ -142,6 +142,9 @@ MG_TEST(config_file_paths_are_checked_as_cann_does) {
     const char *big = write_config("big.json", "", 0);
     MG_CHECK_EQ_INT(truncate(big, 10L * 1024 * 1024 + 1), 0);
     expect_init(big, ACL_ERROR_INVALID_FILE, "more than the 10 MiB");
+    /* Exactly 10 MiB is read: its NUL bytes are refused as JSON, not for the file's size. */
+    MG_CHECK_EQ_INT(truncate(big, 10L * 1024 * 1024), 0);
+    expect_init(big, ACL_ERROR_PARSE_FILE, "is not valid JSON");
     unlink(big);
     /* Unreadable (root reads anything: then there is nothing to test). */
     if (geteuid() != 0) {
