@@ -560,7 +560,7 @@ static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const 
     }
     if (operand_from(&ops[n_inputs], result, 1, "out") < 0) goto fail;
     rebase_negative_strides(ops, n_inputs + 1);
-    if (execute(op, ops, n_inputs + 1) < 0) goto fail;
+    if (execute(op, ops, n_inputs + 1) != 0) goto fail;
     if (hooked && a[n_inputs] != NULL && torch_count_write(result) < 0) goto fail;
     goto done;
 fail:
@@ -597,7 +597,7 @@ static PyObject *inplace_mish_entry(int hooked, PyObject *const *args, Py_ssize_
     rebase_negative_strides(&op, 1);
     int rc = execute(OP_INPLACE_MISH, &op, 1);
     operand_release(&op);
-    if (rc < 0 || (hooked && torch_count_write(a[0]) < 0)) return NULL;
+    if (rc != 0 || (hooked && torch_count_write(a[0]) < 0)) return NULL;
     Py_INCREF(a[0]);
     return a[0];
 }

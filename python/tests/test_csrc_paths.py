@@ -988,3 +988,28 @@ def test_c_loop_takes_arrays_that_run_backwards():
     seconds = _mishgrad._c_loop("mish_backward", 1, g[::-1], x[::-1], out[::-1])
     assert seconds >= 0
     check_backward(out, g, x, "float32")
+
+
+@pytest.mark.parametrize("route", ["zero_copy", "staging"])
+def test_c_loop_writes_its_output_on_both_routes(route):
+    """_c_loop's results reach the caller's array on both memory routes: on the staging route
+    only the copy back after a successful run puts them there (seed 142, _mishgrad.c: _c_loop
+    finishing its call as failed, so nothing was copied back and `out` kept its old values).
+    A child per route (MISHGRAD_PY_ROUTE is read once, at the first call)."""
+    report = run_child("""
+        import json
+        import numpy as np
+        import mishgrad
+        from mishgrad import _mishgrad
+        x = np.linspace(-5, 5, 1000).astype(np.float32)
+        g = np.linspace(0.25, 3, 1000).astype(np.float32)
+        out = np.full(1000, 7.0, np.float32)
+        seconds = _mishgrad._c_loop("mish_backward", 3, g, x, out)
+        print(json.dumps({"zero_copy": bool(mishgrad.zero_copy()), "seconds": seconds,
+                          "out": out.tolist()}), flush=True)
+    """, {"MISHGRAD_PY_ROUTE": "staging"} if route == "staging" else None)
+    assert report["zero_copy"] is (route == "zero_copy")
+    assert report["seconds"] >= 0
+    x = np.linspace(-5, 5, 1000).astype(np.float32)
+    g = np.linspace(0.25, 3, 1000).astype(np.float32)
+    check_backward(np.array(report["out"], np.float32), g, x, "float32")

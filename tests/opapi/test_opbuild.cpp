@@ -7,7 +7,9 @@
 #include <cstdio>
 
 #include "opapi_check.h"
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "acl/acl.h"
 #include "aclnn_kernels/contiguous.h"
@@ -35,6 +37,10 @@ static ge::graphStatus DemoTilingFunc(gert::TilingContext *context)
     OP_CHECK_NULL_WITH_CONTEXT(context, shape);
     auto *t = context->GetTilingData<DemoTiling>();
     t->total = shape->GetStorageShape().GetShapeSize();
+    // as many ops-nn tilings do: the output's shape read too (it must be there)
+    auto *out_shape = context->GetOutputShape(0);
+    OP_CHECK_NULL_WITH_CONTEXT(context, out_shape);
+    if (out_shape->GetStorageShape().GetShapeSize() != t->total) return ge::GRAPH_FAILED;
     const float *alpha = context->GetAttrs()->GetFloat(0);
     OP_CHECK_NULL_WITH_CONTEXT(context, alpha);
     t->alpha = *alpha;
@@ -152,6 +158,106 @@ static aclnnStatus DemoGetWorkspaceSize(const aclTensor *x, float alpha, aclTens
     return ACLNN_SUCCESS;
 }
 
+
+// Every allocation behind the generated entry can fail. MISHGRAD_FAULT_ALLOC=k (read at
+// aclInit) fails the k-th allocation after it: for each k in turn, a fresh session sets up
+// (a step of the setup may take the fault: then that k is done) and runs DemoScale through
+// GeneratedPhase1/2; the entry either succeeds with y = alpha * x or returns a status other
+// than success with a message that says out of memory, y keeping its sentinel. Nothing may
+// crash (seed 42: an output tensor the executor could not allocate went on as null, and the
+// tiling, which reads the output's shape, failed in its place with a tiling error).
+static void GeneratedEntryUnderFaults()
+{
+    static const int kDtypes[1] = {ge::DT_FLOAT};
+    static const opbuild::GenParam kIn[1] = {{"x", 0, kDtypes}}, kOut[1] = {{"y", 0, kDtypes}};
+    static const opbuild::GenAttr kAttrs[1] = {{"alpha", opbuild::GEN_FLOAT}};
+    const opbuild::GenOp gen = {"aclnnDemoScale", "DemoScale", 1, kIn, 1, kOut, 1, kAttrs, 1};
+    const opbuild::GenValue alpha = opbuild::GenFloat(3.0);
+    const int64_t n = 64;
+    int entry_failures = 0, clean_runs = 0;
+    for (int k = 1; k <= 2000 && clean_runs < 20; k++) {
+        char text[16];
+        std::snprintf(text, sizeof text, "%d", k);
+        setenv("MISHGRAD_FAULT_ALLOC", text, 1);
+        CHECK(aclInit(nullptr) == ACL_SUCCESS);
+        aclrtStream stream = nullptr;
+        void *xd = nullptr, *yd = nullptr, *work = nullptr;
+        aclTensor *x = nullptr, *y = nullptr;
+        int64_t dims[1] = {n}, strides[1] = {1};
+        float host[n], sentinel[n], got[n];
+        for (int64_t i = 0; i < n; i++) {
+            host[i] = static_cast<float>(i) - 20.0f;
+            sentinel[i] = 4321.0f;
+        }
+        bool setup = aclrtSetDevice(0) == ACL_SUCCESS && aclrtCreateStream(&stream) == ACL_SUCCESS &&
+                     aclrtMalloc(&xd, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+                     aclrtMalloc(&yd, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+                     aclrtMemcpy(xd, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS &&
+                     aclrtMemcpy(yd, sizeof sentinel, sentinel, sizeof sentinel, ACL_MEMCPY_HOST_TO_DEVICE) ==
+                         ACL_SUCCESS &&
+                     (x = aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, xd)) != nullptr &&
+                     (y = aclCreateTensor(dims, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, yd)) != nullptr;
+        if (setup) {
+            const aclTensor *gin[1] = {x};
+            const aclTensor *gout[1] = {y};
+            uint64_t ws = 0;
+            aclOpExecutor *ex = nullptr;
+            aclnnStatus status = opbuild::GeneratedPhase1(gen, gin, gout, &alpha, &ws, &ex);
+            if (status == ACLNN_SUCCESS) {
+                if (aclrtMalloc(&work, ws ? ws : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+                    // the fault took the workspace: the executor is never run (freed at aclFinalize)
+                    setup = false;
+                } else {
+                    status = opbuild::GeneratedPhase2(gen, work, ws, ex, stream);
+                    if (status == ACLNN_SUCCESS) status = aclrtSynchronizeStream(stream);
+                }
+            }
+            if (setup) {
+                const bool read = aclrtMemcpy(got, sizeof got, yd, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) ==
+                                  ACL_SUCCESS;
+                if (read) {
+                    int wrong = 0;
+                    for (int64_t i = 0; i < n; i++)
+                        wrong += got[i] != (status == ACLNN_SUCCESS ? 3.0f * host[i] : sentinel[i]);
+                    if (wrong != 0)
+                        std::fprintf(stderr, "fault at allocation %d: status %d, %d values wrong\n", k,
+                                     (int)status, wrong);
+                    CHECK(wrong == 0);
+                }
+                if (status != ACLNN_SUCCESS) {
+                    const char *m = aclGetRecentErrMsg();
+                    CHECK(m != nullptr && m[0] != '\0');
+                    // said as what it is, first: an allocation that failed (not, say, a tiling
+                    // that found an output missing because an allocation failed earlier)
+                    const char *eol = m != nullptr ? std::strchr(m, '\n') : nullptr;
+                    const std::string first = m == nullptr ? "" : eol ? std::string(m, eol) : std::string(m);
+                    if (first.find("out of memory") == std::string::npos)
+                        std::fprintf(stderr, "fault at allocation %d: status %d, said as: %s\n", k, (int)status,
+                                     first.c_str());
+                    CHECK(first.find("out of memory") != std::string::npos);
+                    CHECK(status != ACLNN_ERR_INNER_TILING_ERROR);
+                    entry_failures++;
+                    clean_runs = 0;
+                } else {
+                    clean_runs++;
+                }
+            }
+        }
+        if (x != nullptr) aclDestroyTensor(x);
+        if (y != nullptr) aclDestroyTensor(y);
+        if (work != nullptr) aclrtFree(work);
+        if (xd != nullptr) aclrtFree(xd);
+        if (yd != nullptr) aclrtFree(yd);
+        if (stream != nullptr) aclrtDestroyStream(stream);
+        (void)aclGetRecentErrMsg();
+        CHECK(aclFinalize() == ACL_SUCCESS);
+    }
+    unsetenv("MISHGRAD_FAULT_ALLOC");
+    // the sweep reached the entry (some planted fault failed it) and ran past its last allocation
+    CHECK(entry_failures > 0);
+    CHECK(clean_runs >= 20);
+    std::printf("generated entry under faults: %d runs failed by a planted fault, each cleanly\n", entry_failures);
+}
 
 int main()
 {
@@ -276,5 +382,6 @@ int main()
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     CHECK(aclFinalize() == ACL_SUCCESS);
+    GeneratedEntryUnderFaults();
     return Finish();
 }

@@ -312,6 +312,31 @@ MG_TEST(an_unordered_task_behind_an_event_ordered_one_is_still_a_race) {
     done(s);
 }
 
+/* A stream that retires is forgotten by the others' clocks, and only it (seed 42: the
+   forgetting dropped the first entry that was NOT the retired stream's, so B lost the
+   event's ordering after A's write, and a well-ordered task was refused as a race). */
+MG_TEST(a_retired_stream_leaves_the_event_ordering_of_others) {
+    streams s = two_streams();
+    aclrtEvent ev = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&ev), ACL_SUCCESS);
+    mgrt_access write = bytes_at(BASE, 64, 1);
+    mg_gate_close(s.a);
+    MG_CHECK_EQ_INT(submit(s.a, &write, 1), 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(ev, s.a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(s.b, ev), ACL_SUCCESS);
+    /* a third stream made and destroyed meanwhile (empty: it retires at once) */
+    aclrtStream c = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&c), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(c), ACL_SUCCESS);
+    /* B is still ordered after A's write (A held: the write has not run) */
+    MG_CHECK_EQ_INT(submit(s.b, &write, 1), 0);
+    mg_gate_open();
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s.a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(s.b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(ev), ACL_SUCCESS);
+    done(s);
+}
+
 /* ---- malformed ------------------------------------------------------------------------------------ */
 
 /* mgrt_stream_submit_access is exported: an access with a rank above MGRT_ACCESS_MAX_RANK
