@@ -337,6 +337,45 @@ MG_TEST(a_retired_stream_leaves_the_event_ordering_of_others) {
     done(s);
 }
 
+/* A stream ordered after the work of many others: its clock holds an entry per stream
+   (seed 143: the clock's capacity not recorded when it grew, so past 4 entries they were
+   written beyond its block). Each of K streams, held, writes its own 64 bytes and records an
+   event; B waits on all K: B's write over all of them is ordered; one more stream's write
+   that B did not wait for is still a race. */
+MG_TEST(a_stream_ordered_after_many_streams_keeps_every_ordering) {
+    enum { K = 24 };
+    ut_init();
+    aclrtStream w[K + 1], b = NULL;
+    aclrtEvent ev[K];
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    atomic_store(&mg_gate_is_open, 0);
+    for (int i = 0; i <= K; i++) {
+        MG_CHECK_EQ_INT(aclrtCreateStream(&w[i]), ACL_SUCCESS);
+        /* held: what follows on w[i] is unfinished until the gate opens */
+        MG_CHECK_EQ_INT(mgrt_stream_submit("test", w[i], mg_gate_run, mg_gate_release, NULL, 1), 0);
+        mgrt_access mine = bytes_at(BASE + 64 * (uintptr_t)i, 64, 1);
+        MG_CHECK_EQ_INT(submit(w[i], &mine, 1), 0);
+        if (i < K) {
+            MG_CHECK_EQ_INT(aclrtCreateEvent(&ev[i]), ACL_SUCCESS);
+            MG_CHECK_EQ_INT(aclrtRecordEvent(ev[i], w[i]), ACL_SUCCESS);
+            MG_CHECK_EQ_INT(aclrtStreamWaitEvent(b, ev[i]), ACL_SUCCESS);
+        }
+    }
+    mgrt_access ordered = bytes_at(BASE, 64 * K, 1);
+    MG_CHECK_EQ_INT(submit(b, &ordered, 1), 0);
+    mgrt_access unordered = bytes_at(BASE + 64 * K, 64, 1);
+    MG_CHECK_EQ_INT(submit(b, &unordered, 1), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
+    mg_gate_open();
+    for (int i = 0; i <= K; i++) {
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(w[i]), ACL_SUCCESS);
+        if (i < K) MG_CHECK_EQ_INT(aclrtDestroyEvent(ev[i]), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtDestroyStream(w[i]), ACL_SUCCESS);
+    }
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
+}
+
 /* ---- malformed ------------------------------------------------------------------------------------ */
 
 /* mgrt_stream_submit_access is exported: an access with a rank above MGRT_ACCESS_MAX_RANK
