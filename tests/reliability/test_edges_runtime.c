@@ -407,6 +407,39 @@ MG_TEST(log_root_change_closes_the_old_file) {
     MG_CHECK_EQ_INT(fds_under(second), 1);
 }
 
+/* A session with no log root at all (none of ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME)
+   closes the open file; the next session under the old root opens a new one there (seed 143:
+   the closed file was kept as the open one, so the next session wrote to a FILE already
+   closed). */
+MG_TEST(log_root_gone_and_back_opens_a_new_file) {
+    make_scratch();
+    char root[300];
+    snprintf(root, sizeof root, "%s/gone_and_back", scratch);
+    const char *home = getenv("HOME");
+    char *saved_home = home != NULL ? strdup(home) : NULL;
+    unsetenv("ASCEND_WORK_PATH");
+    setenv("ASCEND_PROCESS_LOG_PATH", root, 1);
+    char *log = NULL;
+    char *err = stderr_of(log_one_error, root, "before", &log);
+    MG_CHECK_STR_CONTAINS(log, "aclrtFree");
+    free(log);
+    free(err);
+    MG_CHECK_EQ_INT(fds_under(root), 1);
+    unsetenv("ASCEND_PROCESS_LOG_PATH");
+    unsetenv("HOME");
+    err = stderr_of(log_one_error, root, "nowhere", &log);
+    free(log);
+    free(err);
+    MG_CHECK_EQ_INT(fds_under(root), 0);
+    if (saved_home != NULL) setenv("HOME", saved_home, 1);
+    free(saved_home);
+    setenv("ASCEND_PROCESS_LOG_PATH", root, 1);
+    err = stderr_of(log_one_error, root, "after", &log);
+    free(log);
+    free(err);
+    MG_CHECK_EQ_INT(fds_under(root), 1);
+}
+
 /* ---- the configuration file's JSON check: reason and byte, exactly ------------------------ */
 
 typedef struct json_case {
