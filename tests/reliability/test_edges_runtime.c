@@ -786,6 +786,22 @@ MG_TEST(process_report_timeouts) {
     REL_CHECK_MESSAGE("aclrtProcessReport: no callback came within 30 ms");
     const double waited_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     MG_CHECK(waited_ms >= 29.0);
+    /* A deadline whose milliseconds carry into the next second (seed 43: the carry went
+       backwards, so such a wait ended at once): started when the realtime clock's fraction
+       of a second is between 0.5 and 0.8, a 600 ms wait always carries. */
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        if (now.tv_nsec >= 500000000L && now.tv_nsec <= 800000000L) break;
+        const struct timespec ms = {0, 1000000L};
+        nanosleep(&ms, NULL);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    MG_CHECK_EQ_INT(aclrtProcessReport(600), ACL_ERROR_RT_REPORT_TIMEOUT);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    REL_CHECK_MESSAGE("aclrtProcessReport: no callback came within 600 ms");
+    const double carried_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    MG_CHECK(carried_ms >= 599.0);
     /* a queued callback is run by the next call, which returns 0 */
     static atomic_int ran;
     atomic_store(&ran, 0);
