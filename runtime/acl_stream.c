@@ -218,12 +218,13 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
                             void *task, uint64_t work_elements, const mgrt_access *accesses, size_t access_count,
                             held_stream *keep, uint64_t *sequence) {
     task_node *node = stream_node_new(NODE_TASK);
-    stream_access *copy = access_count ? malloc(access_count * sizeof *copy) : NULL;
-    uintptr_t *holds = access_count ? malloc(2 * access_count * sizeof *holds) : NULL;
+    /* Counted allocations, like the node: MISHGRAD_FAULT_ALLOC reaches each of the three. */
+    stream_access *copy = access_count ? mgrt_malloc(access_count * sizeof *copy) : NULL;
+    uintptr_t *holds = access_count ? mgrt_malloc(2 * access_count * sizeof *holds) : NULL;
     if (node == NULL || (access_count && (copy == NULL || holds == NULL))) {
         mgrt_free(node);
-        free(copy);
-        free(holds);
+        mgrt_free(copy);
+        mgrt_free(holds);
         release(task);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory queueing work", api);
     }

@@ -90,8 +90,8 @@ void stream_event_unref_locked(event *ev) {
    node was queued is freed here). */
 void stream_node_free(task_node *node) {
     for (size_t i = 0; i < node->hold_count; i++) rt_memory_drop(node->holds[i]);
-    free(node->holds);
-    free(node->accesses);
+    mgrt_free(node->holds);
+    mgrt_free(node->accesses);
     mgrt_free(node);
 }
 
