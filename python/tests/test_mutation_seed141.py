@@ -5,14 +5,12 @@ in flight cannot grow): the call kept the extension's lock, so its own release (
 call) hung for ever. No allocator of Python's reaches that realloc (it is
 libc's), so a child runs with a preloaded realloc that fails once, on request, for a caller
 inside the extension; the next call must then run as usual."""
-import shutil
-import subprocess
 import textwrap
 
 import numpy as np
 import pytest
 
-from conftest import check_backward
+from conftest import check_backward, build_preload_shim
 from test_csrc_paths import run_child
 
 SHIM = r"""
@@ -42,16 +40,7 @@ void *realloc(void *ptr, size_t size) {
 
 @pytest.fixture(scope="module")
 def failing_realloc(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    # A C compiler is part of this project's toolchain (the extension is C): not a skip.
-    assert cc is not None, "no C compiler to build the realloc shim"
-    d = tmp_path_factory.mktemp("shim")
-    src, lib = d / "shim.c", d / "libshim.so"
-    src.write_text(SHIM)
-    done = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(lib), str(src), "-ldl"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return str(lib)
+    return build_preload_shim(tmp_path_factory, SHIM, "realloc")
 
 
 @pytest.mark.parametrize("route", ["zero_copy", "staging"])

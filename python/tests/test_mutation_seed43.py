@@ -5,13 +5,11 @@ no message for): the exception then named no API. Every failure of this runtime 
 message, so a child runs with a preloaded aclGetRecentErrMsg that, once armed, reads the
 runtime's message (clearing it, as CANN's does) and hands back an empty one: the package must
 still say which call failed, with what status, in both the message and `AclnnError.api`."""
-import shutil
-import subprocess
 import textwrap
 
-import numpy as np
 import pytest
 
+from conftest import build_preload_shim
 from test_csrc_paths import run_child
 
 SHIM = r"""
@@ -39,16 +37,7 @@ const char *aclGetRecentErrMsg(void) {
 
 @pytest.fixture(scope="module")
 def hiding_shim(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    # A C compiler is part of this project's toolchain (the extension is C): not a skip.
-    assert cc is not None, "no C compiler to build the message shim"
-    d = tmp_path_factory.mktemp("shim")
-    src, lib = d / "shim.c", d / "libshim.so"
-    src.write_text(SHIM)
-    done = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(lib), str(src), "-ldl"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return str(lib)
+    return build_preload_shim(tmp_path_factory, SHIM, "message")
 
 
 def test_a_library_failure_without_a_message_still_names_the_call(hiding_shim):
