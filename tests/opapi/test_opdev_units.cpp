@@ -745,6 +745,12 @@ void CheckExecutor(aclrtStream stream)
                     "aclnnExec: Fill's value is a DT_FLOAT tensor of 6 elements, not one element");
         CHECK(l0op::Fill(nullptr, x6, s2a, e) == nullptr && l0op::Fill(dt, nullptr, s2a, e) == nullptr &&
               l0op::Fill(dt, x6, nullptr, e) == nullptr);
+        // a dims tensor of one-byte elements (DT_INT8) names the shape as an int64 one does:
+        // past the dims check to the value's (seed 43: a one-byte element counted as none)
+        const aclTensor *dt8 = e->ConvertToTensor(dims2, 1, DataType::DT_INT8);
+        CHECK(dt8 != nullptr);
+        EXPECT_FAIL(CHECK(l0op::Fill(dt8, x6, s2a, e) == nullptr), ACLNN_ERR_PARAM_INVALID,
+                    "aclnnExec: Fill's value is a DT_FLOAT tensor of 6 elements, not one element");
         aclDestroyIntArray(s2a);
         // a dims tensor of exactly kMaxDimNum (25) values names a 25-dim shape: it passes the
         // dims check, and the call goes on to the value's check
