@@ -446,6 +446,35 @@ MG_TEST(level0_lanes_away_from_lane_0) {
     MG_CHECK_EQ_INT(dst_u32(0), 0x77777777u);
 }
 
+/* The first lane a bitmask lets through is lane 3, and it holds the maximum (the minimum,
+   in a second source): each index is 3, its own lane's (seed 44: the first lane folded in
+   kept index 0, which a mask never let through). Lanes 0-2, masked off, hold larger (and
+   smaller) values that must not count. */
+static void whole_first_lane_not_0(uint8_t *const *a) {
+    (void)a;
+    asc_twin_ub_ref low = tt_ub(2048, 2048, F32);
+    for (int i = 0; i < 64; i++) {
+        put_f(i, i < 3 ? 500.0f : i == 3 ? 100.0f : (float)(i % 7));
+        asc_twin_set_value(low, (uint64_t)i, i < 3 ? -500.0 : i == 3 ? -100.0 : (double)(i % 5));
+    }
+    asc_twin_repeat r = {2, 0, 0, 0xF8, 1, 1, 1, 8}; /* lanes 3-7 */
+    g_rc[0] = asc_twin_whole_reduce("WholeReduceMax", ASC_TWIN_REDUCE_MAX, dst(F32), src(F32), &r,
+                                    ASC_TWIN_ORDER_VALUE_INDEX);
+    g_rc[1] = asc_twin_whole_reduce("WholeReduceMin", ASC_TWIN_REDUCE_MIN, tt_ub(4096 + 1024, 1024, F32), low, &r,
+                                    ASC_TWIN_ORDER_VALUE_INDEX);
+    take();
+}
+
+MG_TEST(whole_reduce_index_of_a_first_lane_past_lane_0) {
+    expect_ok(whole_first_lane_not_0);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(g_rc[1], 0);
+    MG_CHECK(dst_f(0) == 100.0f);
+    MG_CHECK_EQ_INT(dst_u32(1), 3);
+    MG_CHECK(dst_f(256) == -100.0f);
+    MG_CHECK_EQ_INT(dst_u32(257), 3);
+}
+
 /* ---- refusals ------------------------------------------------------------------------------------ */
 
 static asc_twin_repeat g_rp;
