@@ -157,9 +157,10 @@ def test_a_failed_registration_leaves_no_slot_behind():
 
 def test_an_empty_torch_slice_registers_nothing_of_its_storage():
     """An empty torch view (t[10:10]) reads and writes nothing, so its storage is not
-    registered (seed 44's survivor, mg_operand.c: an empty tensor's extent widened to its
-    storage all the same). The storage's page is registered by the test first: a call that
-    registered it again would be refused as overlapping."""
+    registered: the storage's page is registered by the test first, and a call that
+    registered it again would be refused as overlapping. (Written for seed 44's
+    mg_operand.c:267, which turned out equivalent: describe() gives an empty operand no
+    storage whatever its extent.)"""
     torch = pytest.importorskip("torch")
     assert mishgrad.zero_copy(), "the bundled runtime's default route must be zero-copy"
     lib = runtime()
