@@ -85,4 +85,35 @@ MG_TEST(subscriber_growth) {
     REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
+/* ---- a handle slot reused past its generation count ---------------------------------------- */
+
+/* One slot of the handle registry, reused 2^24 + 16 times (a data buffer made and destroyed
+   in a loop takes the same slot each time): its generation wraps inside its own bits, and
+   the handle made after that works like the first one; the one destroyed just before is
+   still refused as destroyed (seed 44: a generation one bit wider than its field ran into the
+   token's tag, so the 2^24-th reuse gave a handle the runtime itself refused). */
+MG_TEST(a_slot_reused_past_its_generation_count) {
+    rel_start_runtime();
+    static char bytes[64];
+    const uint32_t reuses = (UINT32_C(1) << 24) + 16;
+    aclDataBuffer *last = NULL;
+    uint32_t refused_at = 0;
+    for (uint32_t i = 1; i <= reuses && refused_at == 0; i++) {
+        aclDataBuffer *b = aclCreateDataBuffer(bytes, sizeof bytes);
+        if (b == NULL || aclGetDataBufferSizeV2(b) != sizeof bytes) refused_at = i;
+        if (b != NULL) (void)aclDestroyDataBuffer(b);
+        last = b;
+    }
+    REL_CHECK(refused_at == 0, "data buffer %u of %u was not usable: %s", refused_at, reuses, rel_message());
+    aclDataBuffer *fresh = aclCreateDataBuffer(bytes, sizeof bytes);
+    REL_CHECK(fresh != NULL && aclGetDataBufferAddr(fresh) == bytes, "the data buffer after the reuses");
+    if (fresh != last) {
+        /* another slot: the destroyed one is simply stale */
+        REL_CHECK(aclDestroyDataBuffer(last) != ACL_SUCCESS, "a destroyed data buffer destroyed again");
+    }
+    REL_CHECK(aclDestroyDataBuffer(fresh) == ACL_SUCCESS, "aclDestroyDataBuffer");
+    (void)rel_message();
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 MG_TEST_MAIN()
