@@ -51,6 +51,12 @@ def registered(lib, address):
     return True
 
 
+def page_array(mm, index, offset, count=100):
+    """`count` float32s at `offset` in page 2 * index of the mapping `mm` (a page apart from
+    the next buffer's); the array is its own storage (np.frombuffer: the base is no ndarray)."""
+    return np.frombuffer(mm, np.float32, count=count, offset=2 * index * PAGE + offset)
+
+
 def test_more_than_64_idle_registrations_evict_the_oldest():
     # Not a skip: the bundled runtime takes every host registration, so zero-copy is the
     # default route here; a skip would hide a probe that lost its answer.
@@ -62,9 +68,8 @@ def test_more_than_64_idle_registrations_evict_the_oldest():
     base = ctypes.addressof(anchor)
     assert base % PAGE == 0
 
-    def arr(index, offset, count=100):
-        # its own storage (np.frombuffer: the base is no ndarray), inside page 2 * index
-        return np.frombuffer(mm, np.float32, count=count, offset=2 * index * PAGE + offset)
+    def arr(index, offset):
+        return page_array(mm, index, offset)
 
     rng = np.random.default_rng(33)
     calls = []
@@ -109,14 +114,14 @@ def test_a_failed_registration_leaves_no_slot_behind():
         import ctypes, json, mmap, os
         import numpy as np
         import mishgrad
-        from test_idle_registrations import runtime, registered, PAGE, KEEP, BUFFERS
+        from test_idle_registrations import runtime, registered, page_array, PAGE, KEEP, BUFFERS
         assert mishgrad.zero_copy()
         lib = runtime()
         mm = mmap.mmap(-1, 2 * (BUFFERS + 1) * PAGE)
         anchor = ctypes.c_char.from_buffer(mm)
         base = ctypes.addressof(anchor)
-        def arr(index, offset, count=100):
-            return np.frombuffer(mm, np.float32, count=count, offset=2 * index * PAGE + offset)
+        def arr(index, offset):
+            return page_array(mm, index, offset)
         # the page of buffer BUFFERS registered by hand: the package's registration is refused
         dev = ctypes.c_void_p()
         taken = base + 2 * BUFFERS * PAGE
