@@ -375,6 +375,40 @@ MG_TEST(finalize_says_what_it_released) {
     restart(NULL, NULL);
 }
 
+/* ---- a destroyed stream's unreported failure ------------------------------------------- */
+
+/* Work whose failure no synchronize reported would otherwise vanish with its stream: the
+   destroy says so once at WARNING; a stream whose work succeeded goes quietly. */
+static void *halves;
+static aclrtStream failing_stream, clean_stream;
+
+static void destroy_clean_stream(void) { MG_CHECK_EQ_INT(aclrtDestroyStream(clean_stream), 0); }
+static void destroy_failing_stream(void) { MG_CHECK_EQ_INT(aclrtDestroyStream(failing_stream), 0); }
+
+MG_TEST(destroy_warns_of_a_failure_nobody_synchronized) {
+    setenv("MISHGRAD_FAULT_STEP", "1", 1); /* the first queued step fails when it runs */
+    restart("2", "0");
+    unsetenv("MISHGRAD_FAULT_STEP");
+    MG_CHECK_EQ_INT(aclrtMalloc(&halves, 64, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(aclrtMemset(halves, 64, 0x5A, 64), 0); /* not queued: not a step */
+    MG_CHECK_EQ_INT(aclrtCreateStream(&failing_stream), 0);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&clean_stream), 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync(halves, 32, 1, 32, failing_stream), 0);
+    MG_CHECK_EQ_INT(aclrtMemsetAsync((char *)halves + 32, 32, 2, 32, clean_stream), 0);
+    /* the failing stream first: its step's error line is written when the step runs */
+    capture(destroy_failing_stream);
+    MG_CHECK_EQ_INT(count_of(log_text, "[WARNING] "), 1);
+    MG_CHECK_STR_CONTAINS(log_text, "a destroyed stream's last work failed (561000)");
+    capture(destroy_clean_stream);
+    MG_CHECK_EQ_INT(strlen(log_text), 0);
+    unsigned char back[64];
+    MG_CHECK_EQ_INT(aclrtMemcpy(back, 64, halves, 64, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+    MG_CHECK_EQ_INT(back[0], 0x5A); /* the failed step did not run */
+    MG_CHECK_EQ_INT(back[32], 2);
+    MG_CHECK_EQ_INT(aclrtFree(halves), 0);
+    restart(NULL, NULL);
+}
+
 /* ---- copies: which sides are device memory, per kind ------------------------------------ */
 
 /* Every kind's device side is checked against its block (one byte past it: 100000, nothing
