@@ -12,7 +12,8 @@
  *   - mgrt_handle_describe of a live handle;
  *   - the array getters (aclGetViewShape, aclGetViewStrides, aclGetStorageShape) when their
  *     copy cannot be allocated (plain malloc: the caller frees it), through a malloc
- *     interposed in this program (plain builds only: the sanitizers own malloc).
+ *     interposed in this program (plain builds only: the sanitizers own malloc);
+ *   - aclFinalize's handle sweep when its list cannot be allocated (the same interposer).
  *
  * One CTest test per case.
  */
@@ -647,6 +648,34 @@ MG_TEST(array_getters_out_of_memory) {
         if (values != &sentinel) free(values);
     }
     MG_CHECK_EQ_INT(aclDestroyTensor(t), 0);
+#endif
+}
+
+/* runtime/handle_registry.c mgrt_handle_reclaim_all (aclFinalize's sweep) when its list of the
+   objects to destroy cannot be allocated: every live handle is still released and counted,
+   none destroyed (a leak rather than a crash), none live after. The list holds an object and
+   its destructor per live handle: the size armed. */
+MG_TEST(handle_reclaim_without_memory_for_its_list) {
+#if !REL_PLAIN_BUILD
+    MG_SKIP("a sanitizer owns malloc in this build");
+#else
+    up();
+    static float data[4];
+    const int64_t dims[1] = {4};
+    for (int i = 0; i < 2; i++) MG_CHECK(aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, data) != NULL);
+    const float one = 1.0f;
+    for (int i = 0; i < 3; i++) MG_CHECK(aclCreateScalar((void *)&one, ACL_FLOAT) != NULL);
+    size_t live = 0;
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) live += mgrt_handle_live_count((mgrt_handle_kind)k);
+    MG_CHECK(live >= 5);
+    fail_malloc_of_size = live * (sizeof(void *) + sizeof(void (*)(void *)));
+    const size_t total = mgrt_handle_reclaim_all();
+    const int fired = fail_malloc_of_size == 0;
+    fail_malloc_of_size = 0;
+    MG_CHECK(fired); /* the list's malloc met the interposer */
+    MG_CHECK_EQ_INT(total, live);
+    for (int k = 0; k < MGRT_HANDLE_KIND_COUNT; k++) MG_CHECK_EQ_INT(mgrt_handle_live_count((mgrt_handle_kind)k), 0);
+    (void)aclFinalize();
 #endif
 }
 

@@ -500,6 +500,9 @@ MG_TEST(config_json_reasons_and_offsets) {
         {"-01", 0, "more text after the JSON value", 2},
         {"-a", 0, "a number without digits", 1},
         {"1E+5", 0, NULL, 0},
+        {"1e5", 0, NULL, 0}, /* an exponent's sign is optional */
+        {"[3E07,2e1]", 0, NULL, 0},
+        {"1e", 0, "a number with no digit in its exponent", 2},
         {"1e-", 0, "a number with no digit in its exponent", 3},
         {"2.5E", 0, "a number with no digit in its exponent", 4},
         {"0.x", 0, "a number with no digit after its decimal point", 2},
