@@ -5,7 +5,8 @@
 //   neighbours, on a sweep of float bit patterns, and in constant expressions;
 // - bfloat16_t: float to bfloat16 against nearest-even by distance, ties both ways, NaN;
 // - the scalar helpers (Std::min/max, TwinScalar, TwinFromDouble, ToFloat, ToBfloat16);
-// - GlobalTensor/LocalTensor slicing, sizes and addresses; TwinBuffers' Ref and IndexOf;
+// - GlobalTensor/LocalTensor slicing, sizes and addresses, a refused scalar read giving 0;
+//   TwinBuffers' Ref and IndexOf;
 // - the level-0 and copy parameter structs and their conversions (TwinCopy, TwinRepeat,
 //   TwinStrides); the workspace and block helpers of control.h;
 // - inside a block (a kernel registered here): SetVectorMask's lane masks in both modes,
@@ -345,6 +346,24 @@ TEST(FaceTensors, LocalTensor)
     EXPECT_EQ(empty.TwinRef().capacity_bytes, 0u);
     EXPECT_EQ(empty.TwinRef().dtype, ASC_TWIN_I16);
     EXPECT_EQ(empty[4].TwinRef().addr, nullptr);
+}
+
+// A scalar read the twin refuses (here: outside any launch, where no UB or GM access is
+// allowed) gives 0, never the bytes behind the tensor: the kernel's C++ goes on with a
+// defined value while the launch fails with the report.
+TEST(FaceTensors, RefusedScalarReadsGiveZero)
+{
+    alignas(32) float ub[16];
+    float gm[16];
+    for (int i = 0; i < 16; i++) ub[i] = gm[i] = 7.0f;
+    LocalTensor<float> t(asc_twin_ub_ref{reinterpret_cast<uint8_t *>(ub), sizeof ub, ASC_TWIN_F32});
+    EXPECT_EQ(t.GetValue(3), 0.0f);
+    EXPECT_EQ(static_cast<float>(t(3)), 0.0f);
+    LocalTensor<int32_t> ti(asc_twin_ub_ref{reinterpret_cast<uint8_t *>(ub), sizeof ub, ASC_TWIN_I32});
+    EXPECT_EQ(static_cast<int32_t>(ti(2)), 0);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm, 16);
+    EXPECT_EQ(g.GetValue(3), 0.0f);
 }
 
 TEST(FaceTensors, TwinBuffers)
