@@ -94,6 +94,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
     task_node *node = stream_node_new(NODE_CALLBACK);
     report *rep = mgrt_calloc(1, sizeof *rep);
     char name[64];
+    stream_hold_if_late(api);
     pthread_mutex_lock(&stream_lock);
     if (node == NULL || rep == NULL) {
         status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);

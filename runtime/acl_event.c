@@ -143,6 +143,7 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
         return status;
     }
     task_node *node = stream_node_new(kind);
+    stream_hold_if_late(api);
     pthread_mutex_lock(&stream_lock);
     if (node == NULL) {
         status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);

@@ -31,6 +31,7 @@ static aclError create_stream(const char *api, aclrtStream *handle, uint32_t pri
         stream_unpin(s);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering a stream", api);
     }
+    stream_hold_if_late(api);
     pthread_mutex_lock(&stream_lock);
     const int late = !stream_accepting_work || s->released; /* aclFinalize began: hand nothing out */
     if (!late) s->token = token;
@@ -242,6 +243,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
     held_stream h;
     aclError status = stream_hold_own(api, handle, &h);
     if (status == ACL_SUCCESS) {
+        stream_hold_if_late(api);
         pthread_mutex_lock(&stream_lock);
         status = stream_accepting_work ? stream_append_locked(api, h.s, handle, node, work_elements >= WAKE_WORKER_ELEMENTS)
                                 : mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);

@@ -2,13 +2,14 @@
  * runtime/fault_injection.c: the library's own allocations (mgrt_malloc / mgrt_calloc), and
  * the faults a test can plant in them, in handle registrations and in queued work.
  *
- * Invariant: faults are chosen only by MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP and
- * MISHGRAD_FAULT_HANDLE, read at aclInit and forgotten at aclFinalize (nothing here is
+ * Invariant: faults are chosen only by MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP,
+ * MISHGRAD_FAULT_HANDLE and MISHGRAD_FAULT_LATE, read at aclInit and forgotten at aclFinalize (nothing here is
  * exported for tests to call); each planned fault fires once; unset, empty or malformed
  * plants nothing. What each one does: docs/reliability.md, "Fault injection".
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime_internal.h"
 
@@ -22,6 +23,11 @@ static atomic_long registrations_before_fault = -1;
 static atomic_long steps_queued;
 static atomic_long planned_steps[MAX_PLANNED_STEPS];
 static atomic_int planned_step_count;
+/* MISHGRAD_FAULT_LATE: the API whose next call is held until aclFinalize closes the streams
+   (written at aclInit, before any call can read it; published by late_armed), and how many
+   calls are held now. */
+static char late_api[64];
+static atomic_int late_armed, late_held;
 
 /* Reads a number >= 1 at *text, moving past it; 0 if there is none. */
 static long read_index(const char **text) {
@@ -42,9 +48,9 @@ void rt_fault_configure(void) {
     /* A build without tests (a package, say) ships no test hooks: the switches are read
        only to say that they do nothing here. */
     if (getenv("MISHGRAD_FAULT_ALLOC") != NULL || getenv("MISHGRAD_FAULT_STEP") != NULL ||
-        getenv("MISHGRAD_FAULT_HANDLE") != NULL)
-        rt_log_notice("RUNTIME", "MISHGRAD_FAULT_ALLOC / MISHGRAD_FAULT_STEP / MISHGRAD_FAULT_HANDLE are ignored: "
-                      "this build has no test hooks (it was built without tests)");
+        getenv("MISHGRAD_FAULT_HANDLE") != NULL || getenv("MISHGRAD_FAULT_LATE") != NULL)
+        rt_log_notice("RUNTIME", "MISHGRAD_FAULT_ALLOC / MISHGRAD_FAULT_STEP / MISHGRAD_FAULT_HANDLE / "
+                      "MISHGRAD_FAULT_LATE are ignored: this build has no test hooks (it was built without tests)");
     return;
 #endif
     const char *text = getenv("MISHGRAD_FAULT_ALLOC");
@@ -71,6 +77,11 @@ void rt_fault_configure(void) {
         for (int i = 0; i < count; i++) atomic_store(&planned_steps[i], steps[i]);
         atomic_store(&planned_step_count, count);
     }
+    text = getenv("MISHGRAD_FAULT_LATE");
+    if (text != NULL && *text != '\0' && strlen(text) < sizeof late_api) {
+        memcpy(late_api, text, strlen(text) + 1);
+        atomic_store(&late_armed, 1);
+    }
 }
 
 void rt_fault_disarm(void) {
@@ -78,7 +89,21 @@ void rt_fault_disarm(void) {
     atomic_store(&registrations_before_fault, -1);
     atomic_store(&planned_step_count, 0);
     atomic_store(&steps_queued, 0);
+    atomic_store(&late_armed, 0);
 }
+
+int rt_fault_late_call(const char *api) {
+    int armed = 1;
+    if (!atomic_load(&late_armed) || strcmp(api, late_api) != 0 ||
+        !atomic_compare_exchange_strong(&late_armed, &armed, 0))
+        return 0;
+    atomic_fetch_add(&late_held, 1);
+    return 1;
+}
+
+void rt_fault_late_done(void) { atomic_fetch_sub(&late_held, 1); }
+
+int mgrt_fault_late_calls_held(void) { return atomic_load(&late_held); }
 
 long rt_fault_step_planned(void) {
     long step = atomic_fetch_add(&steps_queued, 1) + 1;

@@ -96,6 +96,9 @@ MGRT_API void mgrt_mem_unpin(const void *ptr);
 MGRT_API void *mgrt_malloc(size_t bytes);
 MGRT_API void *mgrt_calloc(size_t count, size_t bytes);
 MGRT_API void mgrt_free(void *ptr);
+/* Tests: how many calls MISHGRAD_FAULT_LATE holds now (0 or 1): a test waits for its call
+   to be held before it calls aclFinalize (docs/reliability.md, "Fault injection"). */
+MGRT_API int mgrt_fault_late_calls_held(void);
 
 /* ---- streams ----------------------------------------------------------------------- */
 

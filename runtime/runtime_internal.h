@@ -12,8 +12,8 @@ void rt_log_notice(const char *module, const char *fmt, ...) MGRT_PRINTF(2, 3);
 
 /* acl_memory.c: releases every live block (aclFinalize); returns how many there were. */
 size_t rt_memory_release_all(void);
-/* fault_injection.c: reads MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP and MISHGRAD_FAULT_HANDLE
-   (aclInit). */
+/* fault_injection.c: reads MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP, MISHGRAD_FAULT_HANDLE and
+   MISHGRAD_FAULT_LATE (aclInit). */
 void rt_fault_configure(void);
 /* fault_injection.c: counts one handle registration; 1 when it is the one
    MISHGRAD_FAULT_HANDLE planned to fail (handle_registry.c then refuses it). */
@@ -23,6 +23,10 @@ void rt_fault_disarm(void);
 /* fault_injection.c: counts one piece of work queued on a stream; when it is the one
    MISHGRAD_FAULT_STEP planned to fail, returns its number N (>= 1), else 0. */
 long rt_fault_step_planned(void);
+/* fault_injection.c: 1 for the first call of the API MISHGRAD_FAULT_LATE names (that call is
+   then counted as held until rt_fault_late_done), else 0. */
+int rt_fault_late_call(const char *api);
+void rt_fault_late_done(void);
 
 /* acl_memory.c: pins the blocks that hold all of [ptr, ptr + bytes) (a device block or
    registered range, and an aclrtMallocHost block: at most two), writing one token per pin to

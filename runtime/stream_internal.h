@@ -183,6 +183,7 @@ stream **streams_pin_all(long *count);
 /* ---- stream_wait.c ------------------------------------------------------------------------- */
 
 struct timespec stream_deadline_after(int32_t ms);
+void stream_hold_if_late(const char *api);
 int stream_wait_locked(stream *s, uint64_t target, int32_t timeout_ms);
 aclError stream_waits_for_own_callback(const char *api, const char *what);
 aclError stream_synchronize_held(const char *api, stream *s, aclrtStream handle, int32_t timeout_ms);

@@ -469,6 +469,7 @@ static aclError hold_stream_in(const char *api, aclrtStream handle, int context_
                 rt_context_leave(ctx);
                 return status;
             }
+            stream_hold_if_late(api);
             pthread_mutex_lock(&stream_lock);
             const int late = !stream_accepting_work || made->released; /* aclFinalize began */
             if (!late && ctx->default_stream == NULL) ctx->default_stream = made;

@@ -20,6 +20,9 @@
  *                                         handle of any kind is left live for the next session
  *   finalize_frees_the_work_it_drops      sessions of work held behind a record that never comes:
  *                                         what aclFinalize drops is freed (the heap measured)
+ *   late_calls_meet_finalize              a callback, a record, an async set, a stream creation and a
+ *                                         thread's first NULL-stream use, each held past its entry
+ *                                         checks until aclFinalize closes the streams: 100001, said
  */
 #define _POSIX_C_SOURCE 200809L
 #include <malloc.h>
@@ -562,6 +565,88 @@ MG_TEST(finalize_frees_the_work_it_drops) {
     /* 14,000 dropped nodes kept would be well over 1 MB */
     REL_CHECK(after - before < 256 * 1024, "the heap grew by %lld bytes over %d sessions of %d dropped nodes",
               after - before, HELD_CYCLES - 1, HELD_NODES);
+}
+
+/* ---- a call past its entry checks when aclFinalize closes the streams ---------------------- */
+
+/* MISHGRAD_FAULT_LATE=<api> holds that API's next call, past its entry checks, until
+   aclFinalize has closed the streams (docs/reliability.md, "Fault injection"): the late
+   refusals a racing call meets only by chance, each met every time. The call must fail
+   with 100001 and say why; nothing it would have queued runs. */
+typedef enum { LATE_CALLBACK, LATE_RECORD, LATE_MEMSET, LATE_CREATE, LATE_NULL_STREAM } late_kind;
+
+static aclrtStream late_stream;
+static aclrtEvent late_event;
+static void *late_dev;
+static atomic_int late_callback_ran;
+static atomic_int late_status;
+static char late_text[512];
+
+static void late_callback(void *user) {
+    (void)user;
+    atomic_fetch_add(&late_callback_ran, 1);
+}
+
+static void *late_caller(void *arg) {
+    const late_kind kind = (late_kind)(intptr_t)arg;
+    aclrtStream made = NULL;
+    aclError st = aclrtSetDevice(0);
+    if (st == ACL_SUCCESS) {
+        switch (kind) {
+        case LATE_CALLBACK: st = aclrtLaunchCallback(late_callback, NULL, ACL_CALLBACK_NO_BLOCK, late_stream); break;
+        case LATE_RECORD: st = aclrtRecordEvent(late_event, late_stream); break;
+        case LATE_MEMSET: st = aclrtMemsetAsync(late_dev, 64, 0x33, 64, late_stream); break;
+        case LATE_CREATE: st = aclrtCreateStreamWithConfig(&made, 0, 0); break; /* the test makes its own with aclrtCreateStream */
+        case LATE_NULL_STREAM: st = aclrtMemsetAsync(late_dev, 64, 0x33, 64, NULL); break;
+        }
+    }
+    const char *m = aclGetRecentErrMsg();
+    snprintf(late_text, sizeof late_text, "%s", m != NULL ? m : "");
+    atomic_store(&late_status, (int)st);
+    return NULL;
+}
+
+MG_TEST(late_calls_meet_finalize) {
+    static const struct {
+        late_kind kind;
+        const char *api, *message;
+    } cases[] = {
+        {LATE_CALLBACK, "aclrtLaunchCallback", "aclrtLaunchCallback: aclFinalize has been called"},
+        {LATE_RECORD, "aclrtRecordEvent", "aclrtRecordEvent: aclFinalize has been called"},
+        {LATE_MEMSET, "aclrtMemsetAsync", "aclrtMemsetAsync: aclFinalize has been called"},
+        {LATE_CREATE, "aclrtCreateStreamWithConfig",
+         "aclrtCreateStreamWithConfig: aclInit has not been called (aclFinalize ran during the call)"},
+        /* the thread's first use of the NULL stream makes the context's default stream */
+        {LATE_NULL_STREAM, "aclrtMemsetAsync",
+         "aclrtMemsetAsync: aclInit has not been called (aclFinalize ran during the call)"},
+    };
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv("MISHGRAD_FAULT_LATE", cases[i].api, 1);
+        rel_start_runtime();
+        unsetenv("MISHGRAD_FAULT_LATE");
+        REL_CHECK(aclrtCreateStream(&late_stream) == ACL_SUCCESS, "aclrtCreateStream");
+        REL_CHECK(aclrtCreateEvent(&late_event) == ACL_SUCCESS, "aclrtCreateEvent");
+        REL_CHECK(aclrtMalloc(&late_dev, 64, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+        REL_CHECK(aclrtSubscribeReport((uint64_t)pthread_self(), late_stream) == ACL_SUCCESS, "aclrtSubscribeReport");
+        atomic_store(&late_callback_ran, 0);
+        atomic_store(&late_status, -1);
+        pthread_t t;
+        pthread_create(&t, NULL, late_caller, (void *)(intptr_t)cases[i].kind);
+        int waited = 0;
+        while (mgrt_fault_late_calls_held() == 0 && waited++ < 5000) rel_sleep_ms(1);
+        REL_CHECK(mgrt_fault_late_calls_held() == 1, "%s: the call was not held", cases[i].api);
+        REL_WATCHDOG(20);
+        REL_CHECK(aclFinalize() == ACL_SUCCESS, "%s: aclFinalize", cases[i].api);
+        pthread_join(t, NULL);
+        alarm(0);
+        REL_CHECK(atomic_load(&late_status) == ACL_ERROR_UNINITIALIZE, "%s: returned %d, want 100001", cases[i].api,
+                  atomic_load(&late_status));
+        REL_CHECK(strstr(late_text, cases[i].message) != NULL, "%s: message \"%s\", want \"%s\"", cases[i].api,
+                  late_text, cases[i].message);
+        REL_CHECK(atomic_load(&late_callback_ran) == 0, "%s: the late callback ran", cases[i].api);
+        REL_CHECK(mgrt_fault_late_calls_held() == 0, "%s: still held", cases[i].api);
+    }
 }
 
 MG_TEST_MAIN()
