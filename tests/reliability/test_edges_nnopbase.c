@@ -541,7 +541,8 @@ MG_TEST(forked_child_threads_share_an_object_lock) {
 /* nnop.h: "Size-1 dims' strides are ignored". A view [1, 2, 2] with strides {0, 1, 2^27}:
    its moving dims nest (1 < 2^27), so no two elements meet, whatever the size-1 dim's stride;
    its span (2^27 + 2 elements) is beyond what the exact walk enumerates, so only the quick
-   proof can say so. The same without the size-1 dim; and two moving dims that do collide
+   proof can say so. The same without the size-1 dim, and with the strides in any order (the
+   proof sorts them); and two moving dims that do collide
    (strides {2^27, 2^27}) are refused, with the message. */
 MG_TEST(self_overlap_ignores_size_one_dims) {
     up();
@@ -557,6 +558,15 @@ MG_TEST(self_overlap_ignores_size_one_dims) {
     const int64_t d2[2] = {2, 2}, s2[2] = {1, big};
     v = rel_view_by_hand(2, d2, s2);
     MG_CHECK_EQ_INT(nnop_view_check_overlaps_itself(&v, "api", "out"), 0);
+    /* the moving dims sorted by stride first: row-major order (largest stride first) nests */
+    const int64_t s2r[2] = {big, 1};
+    v = rel_view_by_hand(2, d2, s2r);
+    MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 0);
+    const int64_t d3r[3] = {2, 2, 2}, s3r[3] = {2 * big, big, 1}, s3m[3] = {big, 2 * big, 1};
+    v = rel_view_by_hand(3, d3r, s3r);
+    MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 0);
+    v = rel_view_by_hand(3, d3r, s3m);
+    MG_CHECK_EQ_INT(nnop_view_overlaps_itself(&v), 0);
     const int64_t s2c[2] = {big, big};
     v = rel_view_by_hand(2, d2, s2c);
     (void)aclGetRecentErrMsg();
