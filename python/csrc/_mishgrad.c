@@ -549,7 +549,7 @@ static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const 
     memset(ops, 0, sizeof ops);
     PyObject *result = NULL;
     for (int i = 0; i < n_inputs; i++)
-        if (operand_from(&ops[i], a[i], 0, names[i]) < 0) goto done;
+        if (operand_from(&ops[i], a[i], 0, names[i]) != 0) goto done;
     const operand *like = &ops[n_inputs - 1];
     if (a[n_inputs] != NULL) {
         result = a[n_inputs];
@@ -558,7 +558,7 @@ static PyObject *binary_or_unary(int op, int n_inputs, const char *fname, const 
         result = new_like(a[n_inputs - 1], like);
         if (result == NULL) goto done;
     }
-    if (operand_from(&ops[n_inputs], result, 1, "out") < 0) goto fail;
+    if (operand_from(&ops[n_inputs], result, 1, "out") != 0) goto fail;
     rebase_negative_strides(ops, n_inputs + 1);
     if (execute(op, ops, n_inputs + 1) != 0) goto fail;
     if (hooked && a[n_inputs] != NULL && torch_count_write(result) < 0) goto fail;
@@ -590,7 +590,7 @@ static PyObject *inplace_mish_entry(int hooked, PyObject *const *args, Py_ssize_
     PyObject *a[1];
     if (parse_args("mish_", args, nargs, kwnames, names, 1, 1, a) != 0) return NULL;
     operand op;
-    if (operand_from(&op, a[0], 1, "x") < 0) {
+    if (operand_from(&op, a[0], 1, "x") != 0) {
         operand_release(&op);
         return NULL;
     }
@@ -673,7 +673,7 @@ static PyObject *py_c_loop(PyObject *self, PyObject *const *args, Py_ssize_t nar
     operand ops[3];
     memset(ops, 0, sizeof ops);
     for (int i = 0; i < count; i++)
-        if (operand_from(&ops[i], args[2 + i], i == count - 1, "array") < 0) {
+        if (operand_from(&ops[i], args[2 + i], i == count - 1, "array") != 0) {
             for (int j = 0; j <= i; j++) operand_release(&ops[j]);
             return NULL;
         }

@@ -63,6 +63,8 @@ typedef struct operand {
 
 MG_HIDDEN void operand_release(operand *op);
 MG_HIDDEN int is_torch(PyObject *obj);
+/* 0, or -1 with a Python exception set (callers test != 0: any other value is a bug that
+   must not pass as success). */
 MG_HIDDEN int operand_from(operand *op, PyObject *obj, int writable, const char *name);
 MG_HIDDEN void rebase_negative_strides(operand *ops, int count);
 MG_HIDDEN void describe(operand *op);

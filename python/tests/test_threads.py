@@ -138,3 +138,42 @@ def test_gil_is_released_during_the_run():
         pytest.skip(f"the call took {1e3 * (t1 - t0):.1f} ms, too short to tell")
     inside = [s for s in stamps if t0 + margin < s < t1 - margin]
     assert inside, f"no Python ran during a {1e3 * (t1 - t0):.1f} ms call"
+
+
+_OVERLAP_CHILD = r"""
+import sys, threading
+import numpy as np
+import mishgrad
+x = np.random.default_rng(9).uniform(-6, 6, 3_000_000).astype(np.float32)
+views = [x[:2_000_000], x[1_000_000:]]  # each reaches into the other, neither holds the other
+want = [v.astype(np.float64) * np.tanh(np.logaddexp(0.0, v.astype(np.float64))) for v in views]
+start = threading.Barrier(2)
+bad = []
+def work(i):
+    out = np.empty_like(views[i])
+    start.wait()
+    for _ in range(25):
+        mishgrad.mish(views[i], out=out)
+        if not np.allclose(out, want[i], rtol=2e-6, atol=2e-6):
+            bad.append(i)
+            return
+threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+for t in threads: t.start()
+for t in threads: t.join()
+print("zero-copy" if mishgrad.zero_copy() else "staging", "bad:", bad)
+sys.exit(1 if bad else 0)
+"""
+
+
+def test_threads_whose_inputs_overlap_without_nesting():
+    """Two threads read overlapping stretches of one array, neither inside the other, 25 calls
+    each at once. On the zero-copy route a call's pages are registered for its length; a call
+    whose range reaches into a registration another thread has in use waits for it to be
+    released, then registers its own: both finish, with the right values. In a child with a
+    time limit, so that a wait that never ends fails the test instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _OVERLAP_CHILD], capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "bad: []" in r.stdout
