@@ -119,6 +119,7 @@ static int run_program_with_fault(int n, int layout, int repeatable, aclDataType
         MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
         return 0;
     }
+    const size_t executors_before = mgrt_handle_live_count(MGRT_HANDLE_EXECUTOR);
     status = aclnnMishBackwardGetWorkspaceSize(job.t[0].tensor, job.t[1].tensor, job.t[2].tensor,
                                                &job.workspace_size, &job.executor);
     if (status != ACLNN_SUCCESS) {
@@ -126,6 +127,8 @@ static int run_program_with_fault(int n, int layout, int repeatable, aclDataType
         check_inner_status("phase 1", n, status);
         check_out_of_memory_message("phase 1", n);
         MG_CHECK(rel_job_untouched(&job));
+        /* a phase 1 that failed keeps no executor, not even one it had made before the fault */
+        MG_CHECK_EQ_INT((long)mgrt_handle_live_count(MGRT_HANDLE_EXECUTOR), (long)executors_before);
         rel_job_release(&job, 1);
         check_next_call_works(&rng, stream);
         MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);

@@ -7,10 +7,12 @@
  * that does not carry the operator judges against is the union of every product's, in
  * product order; the hint names the first Ascend product that takes a dtype); the plan for
  * strided, transposed and in-place inputs (values computed through every path, workspace
- * 0 when nothing is copied, one 64-byte-aligned dense buffer per copied tensor).
+ * 0 when nothing is copied, one 64-byte-aligned dense buffer per copied tensor); a plan the
+ * L0 refuses (no executor kept).
  */
 #include "elementwise.h"
 #include "mg_test.h"
+#include "mgrt_handle.h"
 
 /* ---- a three-input operator: out = a + 2 b + 4 c ------------------------------------------ */
 
@@ -74,6 +76,14 @@ static const ew_dtype_list wide_dtypes[MGRT_SOC_GENERATION_COUNT] = {
                           (aclDataType)105, (aclDataType)106, (aclDataType)107}},
 };
 static const ew_operator wide = {"Wide", 1, odd_names, wide_dtypes, odd_l0};
+
+/* an operator whose L0 refuses its plan (as an ops-nn l0 op refuses a shape it cannot tile) */
+static aclnnStatus refusing_l0(aclOpExecutor *executor, const nnop_buffer *inputs, nnop_buffer out, int64_t numel,
+                               aclDataType dtype) {
+    (void)executor, (void)inputs, (void)out, (void)numel, (void)dtype;
+    return mgrt_fail_at("Refusing", ACLNN_ERR_INNER_TILING_ERROR, "Refusing: the plan is refused");
+}
+static const ew_operator refusing = {"Refusing", 1, odd_names, odd_dtypes, refusing_l0};
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
@@ -451,6 +461,24 @@ MG_TEST(three_inputs_every_layout_and_in_place) {
             ls[k] = l;
             run_layouts(ls[0], ls[1], ls[2], l, k);
         }
+}
+
+/* A plan the L0 refuses: phase 1 returns the L0's status and message, writes neither output,
+   and keeps no executor (the one it made for the plan is given up). */
+MG_TEST(a_refused_plan_keeps_no_executor) {
+    session(NULL);
+    const int64_t dims[1] = {16};
+    buf in = make(ACL_FLOAT16, 1, dims, NULL, 0, 16), out = make(ACL_FLOAT16, 1, dims, NULL, 0, 16);
+    const size_t before = mgrt_handle_live_count(MGRT_HANDLE_EXECUTOR);
+    uint64_t ws = 77;
+    aclOpExecutor *e = (aclOpExecutor *)&ws;
+    MG_CHECK_EQ_INT(phase1(&refusing, "aclnnRefusingGetWorkspaceSize", &in, &out, &ws, &e), ACLNN_ERR_INNER_TILING_ERROR);
+    check_message("Refusing: the plan is refused");
+    MG_CHECK_EQ_INT((long)ws, 77);
+    MG_CHECK(e == (aclOpExecutor *)&ws);
+    MG_CHECK_EQ_INT((long)mgrt_handle_live_count(MGRT_HANDLE_EXECUTOR), (long)before);
+    drop(&in);
+    drop(&out);
 }
 
 /* In place through a second descriptor of the same view: a size-1 dim's stride is not part
