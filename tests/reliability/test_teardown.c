@@ -637,9 +637,15 @@ MG_TEST(late_calls_meet_finalize) {
         while (mgrt_fault_late_calls_held() == 0 && waited++ < 5000) rel_sleep_ms(1);
         REL_CHECK(mgrt_fault_late_calls_held() == 1, "%s: the call was not held", cases[i].api);
         REL_WATCHDOG(20);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         REL_CHECK(aclFinalize() == ACL_SUCCESS, "%s: aclFinalize", cases[i].api);
         pthread_join(t, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         alarm(0);
+        /* released as soon as the streams close (the switch's 10 s limit is only a fallback) */
+        const double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        REL_CHECK(seconds < 5.0, "%s: the held call came back %.1f s after aclFinalize began", cases[i].api, seconds);
         REL_CHECK(atomic_load(&late_status) == ACL_ERROR_UNINITIALIZE, "%s: returned %d, want 100001", cases[i].api,
                   atomic_load(&late_status));
         REL_CHECK(strstr(late_text, cases[i].message) != NULL, "%s: message \"%s\", want \"%s\"", cases[i].api,
