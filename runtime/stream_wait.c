@@ -21,21 +21,6 @@ struct timespec stream_deadline_after(int32_t ms) {
     return t;
 }
 
-/* MISHGRAD_FAULT_LATE=<api> (test builds): that API's next call, already past its entry
-   checks, waits here (stream_lock not held) until aclFinalize has closed the streams, at most
-   10 s, so that it meets the teardown which a racing call meets only by chance and its late
-   refusal can be tested. Polls: aclFinalize broadcasts no condition for this. */
-void stream_hold_if_late(const char *api) {
-    if (!rt_fault_late_call(api)) return;
-    pthread_mutex_lock(&stream_lock);
-    for (int waited_ms = 0; stream_accepting_work && waited_ms < 10000; waited_ms += 2) {
-        struct timespec step = stream_deadline_after(2);
-        pthread_cond_timedwait(&stream_progress, &stream_lock, &step);
-    }
-    pthread_mutex_unlock(&stream_lock);
-    rt_fault_late_done();
-}
-
 /* Waits (stream_lock held) until the nodes of `s` up to `target` have finished. With timeout_ms < 0
    it runs runnable nodes itself when the worker is idle; with a limit it leaves them to the
    worker (a task cannot be stopped halfway) and gives up at the deadline. 0, ETIMEDOUT, or
