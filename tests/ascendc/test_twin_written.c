@@ -247,6 +247,15 @@ static void select_tt(void) {
     asc_twin_set_value(m, 1, 0xff);
     asc_twin_select(slot(2, F32), m, slot(0, F32), slot(1, F32), 0.0, ASC_TWIN_SEL_TENSOR_TENSOR_MODE, CNT);
 }
+/* element HOLE taken from source 1: that source's record decides it */
+static void select_tt_from_1(void) {
+    fill(slot(0, F32), g_hole == 0);
+    fill(slot(1, F32), g_hole == 1);
+    asc_twin_ub_ref m = slot(3, ASC_TWIN_U8);
+    asc_twin_set_value(m, 0, 0xdf); /* 1101 1111: element 5 from source 1 */
+    asc_twin_set_value(m, 1, 0xff);
+    asc_twin_select(slot(2, F32), m, slot(0, F32), slot(1, F32), 0.0, ASC_TWIN_SEL_TENSOR_TENSOR_MODE, CNT);
+}
 /* with the scalar: elements not taken from source 0 are the scalar's, always written */
 static void select_ts(void) {
     fill(slot(0, F32), g_hole == 0);
@@ -278,6 +287,9 @@ MG_TEST(select_and_compare_records) {
     expect_hole("Select", select_tt, 0, DST_F32, HOLE, 4, 2048 + 20);
     /* a hole in source 1 at element 5, which comes from source 0: every element written */
     expect_all("Select", select_tt, 1, DST_F32);
+    /* ... and taken from source 1 there: not written */
+    expect_hole("Select", select_tt_from_1, 1, DST_F32, HOLE, 4, 2048 + 20);
+    expect_all("Select", select_tt_from_1, 0, DST_F32);
     /* the mask byte never written: its 8 elements are not */
     g_instr = select_tt, g_hole = 3, g_dst = DST_F32, g_probe = 0;
     MG_CHECK_EQ_INT(run(), ACL_ERROR_RT_AICORE_EXCEPTION);
