@@ -3,9 +3,10 @@
  * the faults a test can plant in them, in handle registrations and in queued work.
  *
  * Invariant: faults are chosen only by MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP,
- * MISHGRAD_FAULT_HANDLE and MISHGRAD_FAULT_LATE, read at aclInit and forgotten at aclFinalize (nothing here is
- * exported for tests to call); each planned fault fires once; unset, empty or malformed
- * plants nothing. What each one does: docs/reliability.md, "Fault injection".
+ * MISHGRAD_FAULT_HANDLE and MISHGRAD_FAULT_LATE, read at aclInit and forgotten at aclFinalize
+ * (tests cannot call in to plant one: the one export, mgrt_fault_late_calls_held, only
+ * reads); each planned fault fires once; unset, empty or malformed plants nothing. What each
+ * one does: docs/reliability.md, "Fault injection".
  */
 #include <stdatomic.h>
 #include <stdlib.h>
