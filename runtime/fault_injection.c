@@ -4,8 +4,8 @@
  *
  * Invariant: faults are chosen only by MISHGRAD_FAULT_ALLOC, MISHGRAD_FAULT_STEP,
  * MISHGRAD_FAULT_HANDLE and MISHGRAD_FAULT_LATE, read at aclInit and forgotten at aclFinalize
- * (tests cannot call in to plant one: the one export, mgrt_fault_late_calls_held, only
- * reads); each planned fault fires once; unset, empty or malformed plants nothing. What each
+ * (tests cannot call in to plant one: the one export of a test build, mgrt_late_calls_held,
+ * only reads; a build without tests keeps it local); each planned fault fires once; unset, empty or malformed plants nothing. What each
  * one does: docs/reliability.md, "Fault injection".
  */
 #include <stdatomic.h>
@@ -104,7 +104,9 @@ int rt_fault_late_call(const char *api) {
 
 void rt_fault_late_done(void) { atomic_fetch_sub(&late_held, 1); }
 
-int mgrt_fault_late_calls_held(void) { return atomic_load(&late_held); }
+/* Exported to the tests only: a build without tests keeps it local (CMakeLists.txt,
+   MISHGRAD_TEST_ONLY_EXPORTS_ascendcl). */
+int mgrt_late_calls_held(void) { return atomic_load(&late_held); }
 
 long rt_fault_step_planned(void) {
     long step = atomic_fetch_add(&steps_queued, 1) + 1;

@@ -97,8 +97,10 @@ MGRT_API void *mgrt_malloc(size_t bytes);
 MGRT_API void *mgrt_calloc(size_t count, size_t bytes);
 MGRT_API void mgrt_free(void *ptr);
 /* Tests: how many calls MISHGRAD_FAULT_LATE holds now (0 or 1): a test waits for its call
-   to be held before it calls aclFinalize (docs/reliability.md, "Fault injection"). */
-MGRT_API int mgrt_fault_late_calls_held(void);
+   to be held before it calls aclFinalize (docs/reliability.md, "Fault injection"). A build
+   without tests keeps it local (MISHGRAD_TEST_ONLY_EXPORTS_ascendcl): a package exports no
+   test hook. */
+MGRT_API int mgrt_late_calls_held(void);
 
 /* ---- streams ----------------------------------------------------------------------- */
 
