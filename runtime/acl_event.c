@@ -149,6 +149,8 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
         status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
     } else if (!stream_accepting_work) {
         status = mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
+        mgrt_free(node); /* a node it never queued (leaked until the late-call switch met it) */
+        node = NULL;
     } else if (kind == NODE_WAIT && ev->made_by == 0 && ev->records == 0) {
         /* CANN's Event::Wait: an event of aclrtCreateEvent (no ACL_EVENT_SYNC) that has no
            record cannot be waited for. */
