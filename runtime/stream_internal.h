@@ -168,6 +168,7 @@ void stream_forget_subscriber_locked(subscriber *sub);
 int stream_blocked_by_my_callback_locked(const stream *s);
 int stream_step_locked(stream *s);
 void stream_wake_worker_locked(stream *s);
+struct timespec stream_deadline_after(int32_t ms);
 void stream_hold_if_late(const char *api);
 aclError stream_new(const char *api, rt_context *owner, stream **out);
 void stream_retire(stream *s);
@@ -183,7 +184,6 @@ stream **streams_pin_all(long *count);
 
 /* ---- stream_wait.c ------------------------------------------------------------------------- */
 
-struct timespec stream_deadline_after(int32_t ms);
 int stream_wait_locked(stream *s, uint64_t target, int32_t timeout_ms);
 aclError stream_waits_for_own_callback(const char *api, const char *what);
 aclError stream_synchronize_held(const char *api, stream *s, aclrtStream handle, int32_t timeout_ms);

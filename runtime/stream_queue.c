@@ -312,6 +312,19 @@ static void *stream_worker(void *arg) {
 
 void stream_wake_worker_locked(stream *s) { pthread_cond_signal(&s->work_ready); }
 
+/* Absolute CLOCK_REALTIME deadline `ms` from now (for pthread_cond_timedwait). */
+struct timespec stream_deadline_after(int32_t ms) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
 /* MISHGRAD_FAULT_LATE=<api> (test builds): that API's next call, already past its entry
    checks, waits here (stream_lock not held) until aclFinalize has closed the streams, at most
    10 s, so that it meets the teardown which a racing call meets only by chance and its late
@@ -320,13 +333,7 @@ void stream_hold_if_late(const char *api) {
     if (!rt_fault_late_call(api)) return;
     pthread_mutex_lock(&stream_lock);
     for (int waited_ms = 0; stream_accepting_work && waited_ms < 10000; waited_ms += 2) {
-        struct timespec step;
-        clock_gettime(CLOCK_REALTIME, &step);
-        step.tv_nsec += 2000000L;
-        if (step.tv_nsec >= 1000000000L) {
-            step.tv_sec++;
-            step.tv_nsec -= 1000000000L;
-        }
+        struct timespec step = stream_deadline_after(2);
         pthread_cond_timedwait(&stream_progress, &stream_lock, &step);
     }
     pthread_mutex_unlock(&stream_lock);

@@ -8,19 +8,6 @@
 
 /* ---- waiting ----------------------------------------------------------------------------------- */
 
-/* Absolute CLOCK_REALTIME deadline `ms` from now (for pthread_cond_timedwait). */
-struct timespec stream_deadline_after(int32_t ms) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += ms / 1000;
-    t.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
-
 /* Waits (stream_lock held) until the nodes of `s` up to `target` have finished. With timeout_ms < 0
    it runs runnable nodes itself when the worker is idle; with a limit it leaves them to the
    worker (a task cannot be stopped halfway) and gives up at the deadline. 0, ETIMEDOUT, or
