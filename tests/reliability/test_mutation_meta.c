@@ -402,4 +402,30 @@ MG_TEST(create_array_size_limit_both_sides) {
     MG_CHECK_STR_CONTAINS(rel_message(), want);
 }
 
+/* The lists' limit: the largest size whose pointers fit in a size_t goes on to the elements'
+   check (value[0], a destroyed tensor, is named), one past it is refused as larger than memory
+   before any element is read. Only value[0] is read either way. */
+MG_TEST(create_list_size_limit_both_sides) {
+    up();
+    const uint64_t limit = largest_representable(sizeof(void *));
+    int64_t dims[1] = {1};
+    aclTensor *stale = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, NULL);
+    MG_CHECK(stale != NULL);
+    MG_CHECK_EQ_INT(aclDestroyTensor(stale), 0);
+    const aclTensor *first_stale[1] = {stale};
+    char want[128];
+    MG_CHECK(aclCreateTensorList(first_stale, limit) == NULL);
+    snprintf(want, sizeof want, "aclCreateTensorList: value[0] (aclTensor %p) ", (void *)stale);
+    MG_CHECK_STR_CONTAINS(rel_message(), want);
+    MG_CHECK(aclCreateTensorList(first_stale, limit + 1) == NULL);
+    snprintf(want, sizeof want, "aclCreateTensorList: size %llu is larger than memory", (unsigned long long)(limit + 1));
+    MG_CHECK_STR_CONTAINS(rel_message(), want);
+    const aclScalar *first_wrong[1] = {(const aclScalar *)stale};
+    MG_CHECK(aclCreateScalarList(first_wrong, limit) == NULL);
+    MG_CHECK_STR_CONTAINS(rel_message(), "aclCreateScalarList: value[0] (aclScalar ");
+    MG_CHECK(aclCreateScalarList(first_wrong, limit + 1) == NULL);
+    snprintf(want, sizeof want, "aclCreateScalarList: size %llu is larger than memory", (unsigned long long)(limit + 1));
+    MG_CHECK_STR_CONTAINS(rel_message(), want);
+}
+
 MG_TEST_MAIN()
