@@ -13,6 +13,7 @@
 #include "elementwise.h"
 #include "mg_test.h"
 #include "mgrt_handle.h"
+#include "mg_log_file.h"
 
 /* ---- a three-input operator: out = a + 2 b + 4 c ------------------------------------------ */
 
@@ -527,6 +528,58 @@ MG_TEST(in_place_ignores_size_one_strides) {
         drop(&b);
         drop(&c);
     }
+}
+
+/* At log level INFO (ASCEND_GLOBAL_LOG_LEVEL=1) a plan says what it planned, one line: the
+   API, the shape, the dtype, the workspace it asks for and which tensors are dense, each by
+   its argument name, and an empty call says it has nothing to do. */
+MG_TEST(an_info_line_says_what_was_planned) {
+    session(NULL);
+    (void)aclFinalize();
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "1", 1);
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+    const int64_t dims[2] = {2, 3}, transposed[2] = {1, 2}, empty[2] = {0, 3};
+    buf in[3] = {make(ACL_FLOAT, 2, dims, NULL, 0, 6), make(ACL_FLOAT, 2, dims, transposed, 0, 6),
+                 make(ACL_FLOAT, 2, dims, NULL, 0, 6)};
+    buf out = make(ACL_FLOAT, 2, dims, NULL, 0, 6);
+    long mark = mg_log_size();
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    MG_CHECK_EQ_INT(phase1(&tern, "aclnnTernGetWorkspaceSize", in, &out, &ws, &e), 0);
+    MG_CHECK(ws > 0); /* b is copied dense */
+    char want[200];
+    snprintf(want, sizeof want,
+             "aclnnTernGetWorkspaceSize: shape [2,3], dtype FLOAT, workspace %llu bytes, contiguous a=1 b=0 c=1 out=1\n",
+             (unsigned long long)ws);
+    char *text = mg_log_text_since(mark);
+    MG_CHECK(text != NULL);
+    if (text != NULL) MG_CHECK_STR_CONTAINS(text, want);
+    free(text);
+    void *workspace = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    MG_CHECK_EQ_INT(ew_launch("aclnnTern", workspace, ws, e, NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSynchronizeDevice(), 0);
+    (void)aclrtFree(workspace);
+    for (int i = 0; i < 3; i++) drop(&in[i]);
+    drop(&out);
+    /* empty: every tensor dense, no workspace, nothing to do */
+    buf ein[3] = {make(ACL_FLOAT, 2, empty, NULL, 0, 1), make(ACL_FLOAT, 2, empty, NULL, 0, 1),
+                  make(ACL_FLOAT, 2, empty, NULL, 0, 1)};
+    buf eout = make(ACL_FLOAT, 2, empty, NULL, 0, 1);
+    mark = mg_log_size();
+    e = NULL;
+    MG_CHECK_EQ_INT(phase1(&tern, "aclnnTernGetWorkspaceSize", ein, &eout, &ws, &e), 0);
+    text = mg_log_text_since(mark);
+    MG_CHECK(text != NULL);
+    if (text != NULL)
+        MG_CHECK_STR_CONTAINS(text, "aclnnTernGetWorkspaceSize: shape [0,3], dtype FLOAT, workspace 0 bytes, "
+                                    "contiguous a=1 b=1 c=1 out=1 (empty: nothing to do)\n");
+    free(text);
+    MG_CHECK_EQ_INT(ew_launch("aclnnTern", NULL, 0, e, NULL), 0);
+    for (int i = 0; i < 3; i++) drop(&ein[i]);
+    drop(&eout);
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
 }
 
 MG_TEST_MAIN()
