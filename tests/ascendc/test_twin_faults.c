@@ -142,6 +142,12 @@ static void mul_add_overlaps(uint8_t *const *a) {
     asc_twin_duplicate(tt_ub(0, 256, ASC_TWIN_F32), 0.5, 64);
     g_rc = asc_twin_mul_add_dst(tt_ub(32, 224, ASC_TWIN_F32), tt_ub(0, 256, ASC_TWIN_F32), tt_ub(64, 192, ASC_TWIN_F32), 16);
 }
+static void add_overlaps(uint8_t *const *a) {
+    (void)a;
+    asc_twin_duplicate(tt_ub(0, 256, ASC_TWIN_F32), 0.5, 64);
+    g_rc = asc_twin_binary("Add", ASC_TWIN_ADD, tt_ub(32, 224, ASC_TWIN_F32), tt_ub(0, 256, ASC_TWIN_F32),
+                           tt_ub(64, 192, ASC_TWIN_F32), 16);
+}
 static void compare_overlaps(uint8_t *const *a) {
     (void)a;
     asc_twin_duplicate(tt_ub(0, 256, ASC_TWIN_F32), 0.5, 64);
@@ -250,6 +256,8 @@ MG_TEST(each_allocation_that_fails_is_reported) {
     } later[] = {
         {mul_add_overlaps, 6, "twin_fault block 0: MulAddDst: no memory to snapshot 64 overlapping bytes"},
         {mul_add_overlaps, 7, "twin_fault block 0: MulAddDst: no memory to snapshot 64 overlapping bytes"},
+        {add_overlaps, 6, "twin_fault block 0: Add: no memory to snapshot 64 overlapping bytes"},
+        {add_overlaps, 7, "twin_fault block 0: Add: no memory to snapshot 64 overlapping bytes"},
         {compare_overlaps, 6, "twin_fault block 0: Compare: no memory to snapshot 64 overlapping bytes"},
         {select_overlaps, 6, "twin_fault block 0: Select: no memory to snapshot 64 overlapping bytes"},
         {select_overlaps, 8, "twin_fault block 0: Select: no memory to snapshot 64 overlapping bytes"},
