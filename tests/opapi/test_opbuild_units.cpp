@@ -562,6 +562,28 @@ void CheckGenerated()
     CHECK(seen_attr_int == 5 && !seen_attr_bool && seen_attr_float == -1.5f);
     CHECK(opbuild::GeneratedPhase2(gen, nullptr, 0, e, stream) != ACLNN_SUCCESS || ws == 0);
 
+    // the definition's second column (int32 x and y): a combination it lists, found past the first
+    {
+        void *id = Dev(Ramp(1.0f)), *jd = Dev({});
+        aclTensor *xi = Tensor(id, {3, 4}, ACL_INT32), *yi = Tensor(jd, {3, 4}, ACL_INT32);
+        const aclTensor *ini[2] = {xi, nullptr};
+        const aclTensor *outi[1] = {yi};
+        e = nullptr;
+        Recent();
+        CHECK(opbuild::GeneratedPhase1(gen, ini, outi, attrs, &ws, &e) == ACLNN_SUCCESS && e != nullptr);
+        const std::string mi = Recent();
+        if (e == nullptr) std::fprintf(stderr, "  got: %s\n", mi.c_str());
+        void *wi = nullptr;
+        if (ws > 0) CHECK(aclrtMalloc(&wi, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
+        ran = 0;
+        if (e != nullptr) CHECK(opbuild::GeneratedPhase2(gen, wi, ws, e, stream) == ACLNN_SUCCESS);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        CHECK(ran == 'p'); // int32: no units_combo__3_3, the plain kernel
+        aclrtFree(wi);
+        aclDestroyTensor(xi);
+        aclDestroyTensor(yi);
+    }
+
     // phase 2 names the entry (not the API the thread ran last): a missing workspace
     e = nullptr;
     CHECK(opbuild::GeneratedPhase1(gen, in1, out1, attrs, &ws, &e) == ACLNN_SUCCESS && ws > 0);
