@@ -19,6 +19,7 @@
  */
 #define _DEFAULT_SOURCE /* syscall(SYS_gettid) */
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mg_log_file.h"
@@ -545,6 +546,53 @@ MG_TEST(log_root_of_one_character) {
     if (saved) setenv("ASCEND_PROCESS_LOG_PATH", saved, 1); else unsetenv("ASCEND_PROCESS_LOG_PATH");
     free(saved);
     MG_CHECK_EQ_INT(chdir(here), 0);
+    restart("4", NULL);
+}
+
+/* The log file is named as CANN names it: plog-<pid>_<local time, YYYYmmddHHMMSS><ms>.log,
+   the time when the file was opened (seed 48's survivor: the year written as tm_year - 1900). */
+MG_TEST(log_file_named_by_pid_and_local_time) {
+    char scratch[] = "/tmp/mg_log_name_XXXXXX";
+    MG_CHECK(mkdtemp(scratch) != NULL);
+    char *saved = getenv("ASCEND_PROCESS_LOG_PATH") ? strdup(getenv("ASCEND_PROCESS_LOG_PATH")) : NULL;
+    setenv("ASCEND_PROCESS_LOG_PATH", scratch, 1);
+    const time_t before = time(NULL);
+    restart(NULL, NULL);
+    void *p = NULL;
+    MG_CHECK(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS); /* an error, logged */
+    (void)aclGetRecentErrMsg();
+    const time_t after = time(NULL);
+    char path[4300], prefix[4200];
+    MG_CHECK(mg_log_path(path, sizeof path));
+    snprintf(prefix, sizeof prefix, "%s/debug/plog/plog-%ld_", scratch, (long)getpid());
+    MG_CHECK(strncmp(path, prefix, strlen(prefix)) == 0);
+    const char *stamp = path + strlen(prefix);
+    int digits = 0;
+    while (stamp[digits] >= '0' && stamp[digits] <= '9') digits++;
+    MG_CHECK_EQ_INT(digits, 17);
+    MG_CHECK(strcmp(stamp + digits, ".log") == 0);
+    if (digits == 17) {
+        struct tm named;
+        memset(&named, 0, sizeof named);
+        int y, mo, d, h, mi, se, ms;
+        MG_CHECK_EQ_INT(sscanf(stamp, "%4d%2d%2d%2d%2d%2d%3d", &y, &mo, &d, &h, &mi, &se, &ms), 7);
+        named.tm_year = y - 1900;
+        named.tm_mon = mo - 1;
+        named.tm_mday = d;
+        named.tm_hour = h;
+        named.tm_min = mi;
+        named.tm_sec = se;
+        named.tm_isdst = -1;
+        const time_t at = mktime(&named);
+        if (at < before - 1 || at > after + 1)
+            MG_FAIL("the file's name says %s, %lld s from the call (between %lld and %lld)", stamp, (long long)at,
+                    (long long)before, (long long)after);
+        else
+            MG_CHECK(1);
+        MG_CHECK(ms >= 0 && ms <= 999);
+    }
+    if (saved) setenv("ASCEND_PROCESS_LOG_PATH", saved, 1); else unsetenv("ASCEND_PROCESS_LOG_PATH");
+    free(saved);
     restart("4", NULL);
 }
 
