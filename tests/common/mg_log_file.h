@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* This process's newest log file; 0 when there is none yet. */
@@ -57,6 +58,19 @@ static inline char *mg_log_text_since(long offset) {
         text[0] = '\0';
     fclose(f);
     return text;
+}
+
+/* A log stamp's fields (a line's or a file name's) read as the local time they were written in. */
+static inline time_t mg_log_stamp_time(int year, int month, int day, int hour, int minute, int second) {
+    struct tm stamp = {0};
+    stamp.tm_year = year - 1900;
+    stamp.tm_mon = month - 1;
+    stamp.tm_mday = day;
+    stamp.tm_hour = hour;
+    stamp.tm_min = minute;
+    stamp.tm_sec = second;
+    stamp.tm_isdst = -1;
+    return mktime(&stamp);
 }
 
 #endif /* MG_LOG_FILE_H_ */

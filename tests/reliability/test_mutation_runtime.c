@@ -572,18 +572,9 @@ MG_TEST(log_file_named_by_pid_and_local_time) {
     MG_CHECK_EQ_INT(digits, 17);
     MG_CHECK(strcmp(stamp + digits, ".log") == 0);
     if (digits == 17) {
-        struct tm named;
-        memset(&named, 0, sizeof named);
         int y, mo, d, h, mi, se, ms;
         MG_CHECK_EQ_INT(sscanf(stamp, "%4d%2d%2d%2d%2d%2d%3d", &y, &mo, &d, &h, &mi, &se, &ms), 7);
-        named.tm_year = y - 1900;
-        named.tm_mon = mo - 1;
-        named.tm_mday = d;
-        named.tm_hour = h;
-        named.tm_min = mi;
-        named.tm_sec = se;
-        named.tm_isdst = -1;
-        const time_t at = mktime(&named);
+        const time_t at = mg_log_stamp_time(y, mo, d, h, mi, se);
         if (at < before - 1 || at > after + 1)
             MG_FAIL("the file's name says %s, %lld s from the call (between %lld and %lld)", stamp, (long long)at,
                     (long long)before, (long long)after);

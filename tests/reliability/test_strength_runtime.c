@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mg_log_file.h"
 #include "mg_test.h"
 #include "mgrt.h"
 #include "rel_job.h"
@@ -53,15 +54,7 @@ MG_TEST(log_line_stamp_and_pid) {
         MG_CHECK(sscanf(line, "[ERROR] MISHGRAD(%ld,", &pid) == 1);
         MG_CHECK_EQ_INT(pid, (long)getpid());
         MG_CHECK(colon != NULL && sscanf(colon, ":%4d-%2d-%2d-%2d:%2d:%2d.%3d.%3d", &y, &mo, &d, &h, &mi, &s, &ms, &us) == 8);
-        struct tm stamp = {0};
-        stamp.tm_year = y - 1900;
-        stamp.tm_mon = mo - 1;
-        stamp.tm_mday = d;
-        stamp.tm_hour = h;
-        stamp.tm_min = mi;
-        stamp.tm_sec = s;
-        stamp.tm_isdst = -1;
-        time_t when = mktime(&stamp);
+        const time_t when = mg_log_stamp_time(y, mo, d, h, mi, s);
         if (when < before - 1 || when > after + 1)
             MG_FAIL("log stamp %04d-%02d-%02d-%02d:%02d:%02d is not now: %s", y, mo, d, h, mi, s, line);
         else
