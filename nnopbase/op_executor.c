@@ -90,6 +90,20 @@ static aclnnStatus not_live(const char *api, const aclOpExecutor *handle, const 
 
 /* ---- phase 1: building the plan --------------------------------------------------- */
 
+/* A slot starts empty but for its tensor, its name and the tensor's address now: no view
+   until nnop_executor_set_view records one (a slot without a view gives the runtime nothing
+   to check). */
+static void slot_bind(slot *s, const aclTensor *tensor, const char *name) {
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->tensor = tensor;
+    nnop_tensor *t = nnop_tensor_pin(tensor);
+    if (t != NULL) {
+        s->data = atomic_load_explicit(&t->data, memory_order_relaxed);
+        nnop_tensor_unpin(tensor);
+    }
+}
+
 aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const *inputs, uint32_t input_count,
                                     aclTensor *const *outputs, uint32_t output_count, const char *const *names) {
     if (input_count > MAX_SLOTS || output_count > MAX_SLOTS) {
@@ -108,14 +122,7 @@ aclOpExecutor *nnop_executor_create(const char *op_name, const aclTensor *const 
     e->output_count = output_count;
     for (uint32_t i = 0; i < input_count + output_count; i++) {
         slot *s = i < input_count ? &e->inputs[i] : &e->outputs[i - input_count];
-        const aclTensor *handle = i < input_count ? inputs[i] : outputs[i - input_count];
-        s->name = names[i];
-        s->tensor = handle;
-        nnop_tensor *t = nnop_tensor_pin(handle);
-        if (t != NULL) {
-            s->data = atomic_load_explicit(&t->data, memory_order_relaxed);
-            nnop_tensor_unpin(handle);
-        }
+        slot_bind(s, i < input_count ? inputs[i] : outputs[i - input_count], names[i]);
     }
     aclOpExecutor *handle = mgrt_handle_register(MGRT_HANDLE_EXECUTOR, e, destroy_executor);
     if (handle == NULL) {
@@ -133,15 +140,7 @@ int nnop_executor_bind(aclOpExecutor *handle, nnop_buffer_kind kind, const aclTe
     nnop_lock_take(&e->lock);
     uint32_t *count = kind == NNOP_BUFFER_INPUT ? &e->input_count : &e->output_count;
     if (kind != NNOP_BUFFER_WORKSPACE && *count < MAX_SLOTS) {
-        slot *s = kind == NNOP_BUFFER_INPUT ? &e->inputs[*count] : &e->outputs[*count];
-        memset(s, 0, sizeof *s);
-        s->name = name;
-        s->tensor = tensor;
-        nnop_tensor *t = nnop_tensor_pin(tensor);
-        if (t != NULL) {
-            s->data = atomic_load_explicit(&t->data, memory_order_relaxed);
-            nnop_tensor_unpin(tensor);
-        }
+        slot_bind(kind == NNOP_BUFFER_INPUT ? &e->inputs[*count] : &e->outputs[*count], tensor, name);
         index = (int)(*count)++;
     }
     nnop_lock_give(&e->lock);

@@ -28,6 +28,7 @@
 #include "aclnnop/aclnn_mish.h"
 #endif
 #include "mg_hostmem.h"
+#include "mg_lock.h"
 #include "mg_operand.h"
 
 /* A thread keeps its workspace for the next call up to this size. */
@@ -55,7 +56,7 @@ PyObject *str_base, *str_is_cpu, *str_dtype, *str_shape, *str_stride, *str_data_
 
 /* ---- the runtime session: aclInit once, a context and a stream per thread ----------------- */
 
-static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t session_lock = MG_MUTEX_INITIALIZER;
 static atomic_int session_state; /* 0 not yet, 1 running, 2 finalized */
 static pid_t session_pid;
 static aclrtContext session_context;
@@ -115,10 +116,10 @@ static void release_thread_resources(thread_state *t) {
 /* Runs when a thread that used the package exits: its stream and workspace go with it,
    unless py_shutdown released them already (the lock orders the two). */
 static void thread_exit(void *p) {
-    pthread_mutex_lock(&session_lock);
+    MG_LOCK(session_lock);
     if (atomic_load(&session_state) == 1 && session_pid == getpid())
         release_thread_resources((thread_state *)p);
-    pthread_mutex_unlock(&session_lock);
+    MG_UNLOCK(session_lock);
 }
 
 /* session_lock held, session running. The calling thread's current context, for a thread
@@ -130,23 +131,23 @@ static void adopt_session_context(void) {
 /* GIL released. Makes the runtime ready for the calling thread. */
 static int session_enter(outcome *o) {
     if (atomic_load(&session_state) != 1) {
-        pthread_mutex_lock(&session_lock);
+        MG_LOCK(session_lock);
         int state = atomic_load(&session_state);
         if (state == 0) {
             aclError e = aclInit(NULL);
             if (e != ACL_SUCCESS && e != ACL_ERROR_REPEAT_INITIALIZE) {
-                pthread_mutex_unlock(&session_lock);
+                MG_UNLOCK(session_lock);
                 return fail_recent(o, e, "aclInit");
             }
             e = aclrtSetDevice(0);
             if (e == ACL_SUCCESS) e = aclrtGetCurrentContext(&session_context);
             if (e != ACL_SUCCESS) {
-                pthread_mutex_unlock(&session_lock);
+                MG_UNLOCK(session_lock);
                 return fail_recent(o, e, "aclrtSetDevice");
             }
             (void)mg_mem_probe();
             if (pthread_key_create(&thread_key, thread_exit) != 0) {
-                pthread_mutex_unlock(&session_lock);
+                MG_UNLOCK(session_lock);
                 return fail_with(o, ACL_ERROR_INTERNAL_ERROR, "pthread_key_create",
                                  "mishgrad: no thread-local key left for the runtime session");
             }
@@ -154,7 +155,7 @@ static int session_enter(outcome *o) {
             tls.context_set = 1;
             atomic_store(&session_state, 1);
         }
-        pthread_mutex_unlock(&session_lock);
+        MG_UNLOCK(session_lock);
         if (state == 2)
             return fail_with(o, ACL_ERROR_UNINITIALIZE, "mishgrad",
                              "mishgrad: the runtime was finalized at interpreter exit");
@@ -174,11 +175,11 @@ static int session_enter(outcome *o) {
         e = aclrtCreateStream(&tls.stream);
         if (e != ACL_SUCCESS) return fail_recent(o, e, "aclrtCreateStream");
         (void)pthread_setspecific(thread_key, &tls);
-        pthread_mutex_lock(&session_lock);
+        MG_LOCK(session_lock);
         tls.ready = 1;
         tls.next = live_threads;
         live_threads = &tls;
-        pthread_mutex_unlock(&session_lock);
+        MG_UNLOCK(session_lock);
     }
     return 0;
 }
@@ -187,7 +188,7 @@ static PyObject *py_shutdown(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
     Py_BEGIN_ALLOW_THREADS
-    pthread_mutex_lock(&session_lock);
+    MG_LOCK(session_lock);
     if (atomic_load(&session_state) == 1 && session_pid == getpid()) {
         adopt_session_context();
         while (live_threads != NULL) release_thread_resources(live_threads);
@@ -196,7 +197,7 @@ static PyObject *py_shutdown(PyObject *self, PyObject *unused) {
         (void)aclFinalize();
         atomic_store(&session_state, 2);
     }
-    pthread_mutex_unlock(&session_lock);
+    MG_UNLOCK(session_lock);
     Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }
@@ -752,12 +753,12 @@ static PyObject *py_release_registrations(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
     Py_BEGIN_ALLOW_THREADS
-    pthread_mutex_lock(&session_lock);
+    MG_LOCK(session_lock);
     if (atomic_load(&session_state) == 1 && session_pid == getpid()) {
         adopt_session_context();
         mg_mem_flush();
     }
-    pthread_mutex_unlock(&session_lock);
+    MG_UNLOCK(session_lock);
     Py_END_ALLOW_THREADS
     Py_RETURN_NONE;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "mg_lock.h"
 
 static const char *recent_message(void) {
     const char *m = aclGetRecentErrMsg();
@@ -40,7 +41,7 @@ typedef struct region {
 /* Idle registrations kept between calls (unregistering costs more than the call at 1e4). */
 #define MG_IDLE_KEEP 64
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lock = MG_MUTEX_INITIALIZER;
 static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 static region *regions;
 static int region_count, region_capacity;
@@ -48,9 +49,9 @@ static uint64_t idle_clock;
 
 static int registered_live(void) {
     int live = 0;
-    pthread_mutex_lock(&lock);
+    MG_LOCK(lock);
     for (int i = 0; i < region_count; i++) live += regions[i].users > 0;
-    pthread_mutex_unlock(&lock);
+    MG_UNLOCK(lock);
     return live;
 }
 
@@ -117,10 +118,10 @@ static void drop_user(int index) {
 }
 
 void mg_mem_flush(void) {
-    pthread_mutex_lock(&lock);
+    MG_LOCK(lock);
     for (int i = 0; i < region_count; i++)
         if (regions[i].registered && regions[i].users == 0) evict(&regions[i]);
-    pthread_mutex_unlock(&lock);
+    MG_UNLOCK(lock);
 }
 
 static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
@@ -166,7 +167,7 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
     }
 
     int taken[MG_MEM_MAX_SPANS];
-    pthread_mutex_lock(&lock);
+    MG_LOCK(lock);
     /* Take every range at once or none, so two calls never wait on each other. */
     for (;;) {
         int conflict = 0;
@@ -176,7 +177,7 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
             if (taken[k] < 0 && overlaps) conflict = 1;
         }
         if (!conflict) break;
-        pthread_cond_wait(&released, &lock);
+        MG_WAIT(released, lock);
     }
     /* An idle registration that contains one range but overlaps another of this call cannot
        stay: both ranges are registered anew once it is evicted. */
@@ -215,7 +216,7 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
                      (size_t)(hi[k] - lo[k]), (void *)lo[k],
                      slot < 0 ? "out of memory" : recent_message());
             for (int j = 0; j < nheld; j++) drop_user(held[j]);
-            pthread_mutex_unlock(&lock);
+            MG_UNLOCK(lock);
             return e;
         }
         regions[slot].lo = lo[k];
@@ -239,18 +240,18 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
             if (group[j] >= 0 && group[j] == group[i]) first = 0;
         if (!first) spans[i].region = -1;
     }
-    pthread_mutex_unlock(&lock);
+    MG_UNLOCK(lock);
     return 0;
 }
 
 static void register_release(mg_span *spans, int count) {
-    pthread_mutex_lock(&lock);
+    MG_LOCK(lock);
     for (int i = 0; i < count; i++)
         if (spans[i].region >= 0) {
             drop_user(spans[i].region);
             spans[i].region = -1;
         }
-    pthread_mutex_unlock(&lock);
+    MG_UNLOCK(lock);
 }
 
 /* ---- staging through aclrtMalloc ---- */
@@ -361,14 +362,14 @@ static int extents_conflict(const mg_span *spans, int count) {
    A call that holds extents may still wait for pages in register_acquire, but only for
    calls that hold registrations, and those wait for nothing: no cycle. */
 static int extents_acquire(const mg_span *spans, int count, char *msg, size_t msg_size) {
-    pthread_mutex_lock(&lock);
-    while (extents_conflict(spans, count)) pthread_cond_wait(&released, &lock);
+    MG_LOCK(lock);
+    while (extents_conflict(spans, count)) MG_WAIT(released, lock);
     if (inflight_count + count > inflight_capacity) {
         int capacity = inflight_capacity ? inflight_capacity * 2 : 64;
         while (capacity < inflight_count + count) capacity *= 2;
         extent *grown = realloc(inflight, (size_t)capacity * sizeof *grown);
         if (grown == NULL) {
-            pthread_mutex_unlock(&lock);
+            MG_UNLOCK(lock);
             snprintf(msg, msg_size, "mishgrad: out of memory for the table of calls in flight");
             return ACL_ERROR_BAD_ALLOC;
         }
@@ -383,17 +384,17 @@ static int extents_acquire(const mg_span *spans, int count, char *msg, size_t ms
         e->written = spans[i].written;
         e->owner = spans;
     }
-    pthread_mutex_unlock(&lock);
+    MG_UNLOCK(lock);
     return 0;
 }
 
 static void extents_release(const mg_span *spans) {
-    pthread_mutex_lock(&lock);
+    MG_LOCK(lock);
     for (int k = 0; k < inflight_count;)
         if (inflight[k].owner == spans) inflight[k] = inflight[--inflight_count];
         else k++;
     pthread_cond_broadcast(&released);
-    pthread_mutex_unlock(&lock);
+    MG_UNLOCK(lock);
 }
 
 /* ---- the route ---- */
@@ -467,10 +468,10 @@ int mg_workspace_alloc(mg_workspace *w, uint64_t bytes, char *msg, size_t msg_si
         void *dev = NULL;
         /* Fresh pages, but an idle registration may still cover them (memory the caller
            freed, unmapped and mapped again as these). */
-        pthread_mutex_lock(&lock);
+        MG_LOCK(lock);
         evict_overlapping((uintptr_t)p, (uintptr_t)p + size);
         aclError e = aclrtHostRegister(p, size, ACL_HOST_REGISTER_MAPPED, &dev);
-        pthread_mutex_unlock(&lock);
+        MG_UNLOCK(lock);
         if (e != ACL_SUCCESS) {
             snprintf(msg, msg_size, "aclrtHostRegister of a %zu-byte workspace failed: %s", size,
                      recent_message());

@@ -269,6 +269,52 @@ MG_TEST(executor_step_limits) {
     REL_CHECK_MESSAGE("step late: the executor is not live");
 }
 
+/* A slot bound without a view (nnop_executor_set_view never called for it) is resolved for
+   the steps and gives the runtime nothing to check: binding starts the slot empty (seed 50's
+   survivor: bind clearing the slot with ones, so that it claimed a view of garbage). */
+static void *seen_input;
+static int32_t step_note_input(const void *params, void *const *buffers) {
+    (void)params;
+    seen_input = buffers[0];
+    return 0;
+}
+
+/* Launches an executor whose one input slot has no view, its step noting the address it gets. */
+static void launch_viewless(aclOpExecutor *e, const void *want) {
+    nnop_buffer input = {NNOP_BUFFER_INPUT, 0, 0};
+    MG_CHECK_EQ_INT(nnop_executor_add_step(e, "note", step_note_input, NULL, 0, &input, 1, 1), 0);
+    aclrtStream stream = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&stream), 0);
+    seen_input = NULL;
+    const aclnnStatus launched = nnop_executor_launch("aclnnEdgeOp", NULL, 0, e, stream);
+    if (launched != ACLNN_SUCCESS) MG_FAIL("launch refused (%d): %s", (int)launched, aclGetRecentErrMsg());
+    MG_CHECK_EQ_INT(aclrtSynchronizeStream(stream), 0);
+    MG_CHECK(seen_input == want);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(stream), 0);
+}
+
+MG_TEST(executor_slot_bound_without_a_view_is_not_checked) {
+    up();
+    void *dev = NULL;
+    MG_CHECK_EQ_INT(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    int64_t dims[1] = {16};
+    aclTensor *x = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, dev);
+    MG_CHECK(x != NULL);
+    static const char *const names[1] = {"x"};
+    const aclTensor *ins[1] = {x};
+    /* bound by nnop_executor_create */
+    aclOpExecutor *e = nnop_executor_create("EdgeOp", ins, 1, NULL, 0, names);
+    MG_CHECK(e != NULL);
+    launch_viewless(e, dev);
+    /* bound by nnop_executor_bind (opdev's way) */
+    e = nnop_executor_create("EdgeOp", NULL, 0, NULL, 0, names);
+    MG_CHECK(e != NULL);
+    MG_CHECK_EQ_INT(nnop_executor_bind(e, NNOP_BUFFER_INPUT, x, "x"), 0);
+    launch_viewless(e, dev);
+    MG_CHECK_EQ_INT(aclDestroyTensor(x), 0);
+    MG_CHECK_EQ_INT(aclrtFree(dev), 0);
+}
+
 static int freed;
 static void free_it(void *p) {
     (void)p;
