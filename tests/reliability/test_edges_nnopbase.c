@@ -137,15 +137,18 @@ MG_TEST(array_and_scalar_values) {
     REL_CHECK_MESSAGE(want);
     MG_CHECK_EQ_INT(nnop_scalar_value(NULL, &dtype, bytes, sizeof bytes), ACLNN_ERR_PARAM_NULLPTR);
     REL_CHECK_MESSAGE("nnop_scalar_value: scalar is NULL");
-    /* a read leaves no pin behind: scalars read and destroyed in a loop give back what they
-       took (a pin kept would keep each one alive past its destroy); plain builds measure the
-       heap, LeakSanitizer judges the others */
+    /* a read leaves no pin behind: scalars and arrays read and destroyed in a loop give back
+       what they took (a pin kept would keep each one alive past its destroy); plain builds
+       measure the heap, LeakSanitizer judges the others */
     long long heap_before = -1;
     for (int i = 0; i < 1010; i++) {
         if (i == 10) heap_before = mg_heap_in_use(); /* after the registry's first growth */
         aclScalar *t = aclCreateScalar(&f, ACL_FLOAT);
         MG_CHECK_EQ_INT(nnop_scalar_value(t, &dtype, bytes, sizeof bytes), 0);
         MG_CHECK_EQ_INT(aclDestroyScalar(t), 0);
+        aclIntArray *b = aclCreateIntArray(v, 5);
+        MG_CHECK_EQ_INT(nnop_int_array_values(b, out, 8, &size), 0);
+        MG_CHECK_EQ_INT(aclDestroyIntArray(b), 0);
     }
     if (heap_before >= 0) MG_CHECK(mg_heap_in_use() - heap_before < 16384);
 }
