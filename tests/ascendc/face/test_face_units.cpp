@@ -427,13 +427,17 @@ TEST(FaceParams, CopyAndRepeat)
     EXPECT_EQ(pp.paddingValue, 0x1234u);
     const DataCopyPadParams pp0;
     EXPECT_FALSE(pp0.isPad);
-    EXPECT_EQ(pp0.leftPadding + pp0.rightPadding, 0);
+    EXPECT_EQ(pp0.leftPadding, 0);
+    EXPECT_EQ(pp0.rightPadding, 0);
+    EXPECT_EQ(pp0.paddingValue, 0u);
     const DataCopyPadExtParams<half> pe(true, 1, 4, half(2.0f));
     EXPECT_EQ(pe.paddingValue.bits, 0x4000);
     EXPECT_EQ(pe.leftPadding, 1);
     EXPECT_EQ(pe.rightPadding, 4);
     const DataCopyPadExtParams<float> pe0;
     EXPECT_FALSE(pe0.isPad);
+    EXPECT_EQ(pe0.leftPadding, 0);
+    EXPECT_EQ(pe0.rightPadding, 0);
     EXPECT_EQ(pe0.paddingValue, 0.0f);
 
     asc_twin_repeat r = TwinRepeat(true, 70, 5, 1, 2, 3);
