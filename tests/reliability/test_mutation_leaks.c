@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -137,6 +138,41 @@ static int round_objects(void) {
     bad |= aclDestroyTensorList(tl) != 0 || aclDestroyDataBuffer(db) != 0;
     return bad;
 }
+/* Every getter and setter of the argument objects, on objects then destroyed: a pin one of
+   them kept would keep its object alive past the destroy (seed 50: nnop_int_array_values). */
+static int round_getters(void) {
+    int64_t iv[3] = {4, 5, 6}, dims2[2] = {2, 4};
+    float fv[1] = {1};
+    bool bv[1] = {true};
+    float one = 1.0f;
+    aclTensor *t = vec(8, 0);
+    aclIntArray *ia = aclCreateIntArray(iv, 3);
+    aclFloatArray *fa = aclCreateFloatArray(fv, 1);
+    aclBoolArray *ba = aclCreateBoolArray(bv, 1);
+    aclScalar *sc = aclCreateScalar(&one, ACL_FLOAT);
+    aclTensorList *tl = aclCreateTensorList((const aclTensor *const *)&t, 1);
+    aclScalarList *sl = aclCreateScalarList((const aclScalar *const *)&sc, 1);
+    int bad = !t || !ia || !fa || !ba || !sc || !tl || !sl;
+    int64_t *shape = NULL, *strides = NULL, *storage = NULL, offset = -1;
+    uint64_t n = 0, m = 0, k = 0, size = 0;
+    aclFormat format = ACL_FORMAT_UNDEFINED;
+    aclDataType dtype = ACL_DT_UNDEFINED;
+    void *addr = NULL;
+    bad |= aclGetViewShape(t, &shape, &n) != 0 || aclGetViewStrides(t, &strides, &m) != 0;
+    bad |= aclGetStorageShape(t, &storage, &k) != 0 || aclGetViewOffset(t, &offset) != 0 || offset != 0;
+    bad |= aclGetFormat(t, &format) != 0 || aclGetDataType(t, &dtype) != 0 || dtype != ACL_FLOAT;
+    bad |= aclSetRawTensorAddr(t, dev) != 0 || aclGetRawTensorAddr(t, &addr) != 0 || addr != dev;
+    bad |= aclInitTensor(t, dims2, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims2, 2, dev) != 0;
+    bad |= aclGetIntArraySize(ia, &size) != 0 || size != 3 || aclGetFloatArraySize(fa, &size) != 0 || size != 1;
+    bad |= aclGetBoolArraySize(ba, &size) != 0 || aclGetTensorListSize(tl, &size) != 0;
+    bad |= aclGetScalarListSize(sl, &size) != 0 || size != 1;
+    free(shape);
+    free(strides);
+    free(storage);
+    bad |= aclDestroyTensorList(tl) != 0 || aclDestroyScalarList(sl) != 0;
+    bad |= aclDestroyIntArray(ia) | aclDestroyFloatArray(fa) | aclDestroyBoolArray(ba);
+    return bad;
+}
 static int round_memory(void) {
     void *p = NULL, *h = NULL;
     int bad = aclrtMalloc(&p, 200, ACL_MEM_MALLOC_HUGE_FIRST) != 0 || aclrtMallocHost(&h, 100) != 0;
@@ -190,6 +226,7 @@ MG_TEST(refused_launches_give_back_everything) { judge("refused aclnnMish", roun
 MG_TEST(streams_and_events_give_back_everything) { judge("streams and events", round_streams_events); }
 MG_TEST(argument_objects_give_back_everything) { judge("argument objects", round_objects); }
 MG_TEST(memory_gives_back_everything) { judge("memory", round_memory); }
+MG_TEST(getters_give_back_everything) { judge_rounds("getters and setters", round_getters, 100000); }
 MG_TEST(tensor_descs_give_back_everything) { judge_rounds("tensor descriptions", round_tensor_descs, 50000); }
 MG_TEST(data_buffers_give_back_everything) { judge_rounds("data buffers", round_data_buffers, 100000); }
 
