@@ -109,7 +109,7 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
         return NULL;
     }
     b->arrays = b->inline_arrays;
-    b->capacity = values;
+    b->capacity = values; /* the room allocated behind the block */
     nnop_lock_init(&b->tensor.lock);
     fill_tensor(&b->tensor, b->arrays, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,
                 storageDimsNum, tensorData);

@@ -65,6 +65,13 @@ static const ew_dtype_list late_dtypes[MGRT_SOC_GENERATION_COUNT] = {
     [MGRT_SOC_ASCEND950] = {2, {ACL_INT8, ACL_FLOAT16}},
 };
 static const ew_operator late = {"Late", 1, odd_names, late_dtypes, odd_l0};
+/* an operator with no Ascend910 list whose products name ten dtypes in all: the union holds
+   the first eight in product order (EW_MAX_DTYPES), the other two are left out */
+static const ew_dtype_list many_dtypes[MGRT_SOC_GENERATION_COUNT] = {
+    [MGRT_SOC_CPU] = {8, {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_UINT32}},
+    [MGRT_SOC_ASCEND910B] = {3, {ACL_FLOAT, ACL_INT64, ACL_BF16}},
+};
+static const ew_operator many = {"Many", 1, odd_names, many_dtypes, odd_l0};
 /* an operator no product carries: every dtype is refused, against an empty list */
 static const ew_dtype_list none_dtypes[MGRT_SOC_GENERATION_COUNT] = {{0, {0}}};
 static const ew_operator none = {"None", 1, odd_names, none_dtypes, odd_l0};
@@ -383,6 +390,16 @@ MG_TEST(dtype_lists_by_product) {
         drop(&x);
         drop(&y);
     }
+    session("Ascend310P3");
+    {
+        buf x = make(ACL_INT64, 1, dims, NULL, 0, 8), y = make(ACL_INT64, 1, dims, NULL, 0, 8);
+        MG_CHECK_EQ_INT(phase1(&many, "aclnnMany", &x, &y, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+        check_message("aclnnMany: x has dtype INT64 (value 9); supported: FLOAT, FLOAT16, INT8, INT32, UINT8, INT16, "
+                      "UINT16, UINT32 (INT64 needs an Ascend910B-class SoC or later; this is Ascend310P3)");
+        drop(&x);
+        drop(&y);
+    }
+    session(NULL);
 }
 
 /* ---- the plan, through every path ------------------------------------------------------------- */
