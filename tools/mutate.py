@@ -934,6 +934,9 @@ def read_equivalent(path=EQUIVALENT_FILE):
         if len(parts) != 4 or " => " not in parts[2]:
             raise SystemExit("mutate.py: bad line in %s: %s" % (path, s))
         old, new = parts[2].split(" => ", 1)
+        if any(r["glob"] == parts[0] and r["regex"].pattern == parts[1] and (r["old"], r["new"]) == (old.strip(), new.strip())
+               for r in rules):
+            raise SystemExit("mutate.py: %s lists this mutant twice (keep one reason): %s" % (path, s))
         rules.append({"glob": parts[0], "regex": re.compile(parts[1]), "old": old.strip(), "new": new.strip(),
                       "why": parts[3]})
     return rules

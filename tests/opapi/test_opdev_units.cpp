@@ -263,6 +263,58 @@ void CheckConversions()
         void *cb[2] = {const_cast<int32_t *>(is), os};
         CHECK(mg_cast_step(&c, cb) == 0);
         CHECK(os[0] == 5 && os[1] == 127 && os[2] == -128);
+        // every source dtype read by the cast step, widened to double exactly; a bool byte
+        // other than 0 is true
+        struct Source {
+            ge::DataType t;
+            unsigned char bytes[24];
+            int n;
+            double want[3];
+        };
+        auto source = [](ge::DataType t, const void *v, size_t size, int n, std::initializer_list<double> want) {
+            Source src{t, {0}, n, {0, 0, 0}};
+            std::memcpy(src.bytes, v, size);
+            std::copy(want.begin(), want.end(), src.want);
+            return src;
+        };
+        const float sf[2] = {-1.75f, 3.0f};
+        const aclFloat16 sh[2] = {aclFloatToFloat16(0.5f), aclFloatToFloat16(-2.0f)};
+        const uint16_t sbf[2] = {0x4110, 0xc020}; // 9, -2.5
+        const double sd[2] = {1e300, -0.5};
+        const int8_t si8[2] = {-9, 127};
+        const uint8_t su8[2] = {200, 0}, sbool[3] = {0, 1, 2};
+        const int16_t si16[2] = {-1234, 32767};
+        const uint16_t su16[2] = {65535, 1};
+        const int32_t si32[2] = {-70000, 5};
+        const uint32_t su32[2] = {4000000000u, 7};
+        const int64_t si64[2] = {-(INT64_C(1) << 50), 3};
+        const uint64_t su64[2] = {UINT64_C(1) << 60, 9};
+        const Source sources[] = {
+            source(ge::DT_FLOAT, sf, sizeof sf, 2, {-1.75, 3.0}),
+            source(ge::DT_FLOAT16, sh, sizeof sh, 2, {0.5, -2.0}),
+            source(ge::DT_BF16, sbf, sizeof sbf, 2, {9.0, -2.5}),
+            source(ge::DT_DOUBLE, sd, sizeof sd, 2, {1e300, -0.5}),
+            source(ge::DT_INT8, si8, sizeof si8, 2, {-9.0, 127.0}),
+            source(ge::DT_UINT8, su8, sizeof su8, 2, {200.0, 0.0}),
+            source(ge::DT_BOOL, sbool, sizeof sbool, 3, {0.0, 1.0, 1.0}),
+            source(ge::DT_INT16, si16, sizeof si16, 2, {-1234.0, 32767.0}),
+            source(ge::DT_UINT16, su16, sizeof su16, 2, {65535.0, 1.0}),
+            source(ge::DT_INT32, si32, sizeof si32, 2, {-70000.0, 5.0}),
+            source(ge::DT_UINT32, su32, sizeof su32, 2, {4000000000.0, 7.0}),
+            source(ge::DT_INT64, si64, sizeof si64, 2, {-1125899906842624.0, 3.0}),
+            source(ge::DT_UINT64, su64, sizeof su64, 2, {1152921504606846976.0, 9.0}),
+        };
+        for (const Source &src : sources) {
+            double wide[3] = {-7, -7, -7};
+            mg_cast_params to_double{src.n, src.t, ge::DT_DOUBLE};
+            void *wb[2] = {const_cast<unsigned char *>(src.bytes), wide};
+            CHECK(mg_cast_step(&to_double, wb) == 0);
+            for (int i = 0; i < src.n; i++)
+                if (wide[i] != src.want[i])
+                    std::fprintf(stderr, "  cast of dtype %d element %d: %.17g, expected %.17g\n", static_cast<int>(src.t),
+                                 i, wide[i], src.want[i]);
+            for (int i = 0; i < src.n; i++) CHECK(wide[i] == src.want[i]);
+        }
     }
     {
         // broadcast [2,1,3] -> [2,4,3] with the odometer over the output

@@ -115,6 +115,13 @@ static int round_streams_events(void) {
     bad |= aclrtSynchronizeStream(s) != 0 || aclrtSynchronizeStream(NULL) != 0 || aclrtDestroyStream(s) != 0;
     return bad;
 }
+/* A device reset with a stream still in its default context: the stream goes with it (forced:
+   the session may have set the device more than once). */
+static int round_reset_with_streams(void) {
+    aclrtStream s = NULL;
+    int bad = aclrtCreateStream(&s) != 0 || aclrtResetDeviceForce(0) != 0 || aclrtSetDevice(0) != 0;
+    return bad;
+}
 static int round_data_buffers(void) {
     aclDataBuffer *db = aclCreateDataBuffer(dev, 64);
     int bad = db == NULL || aclUpdateDataBuffer(db, dev, 32) != 0 || aclGetDataBufferAddr(db) != dev;
@@ -226,6 +233,9 @@ MG_TEST(refused_launches_give_back_everything) { judge("refused aclnnMish", roun
 MG_TEST(streams_and_events_give_back_everything) { judge("streams and events", round_streams_events); }
 MG_TEST(argument_objects_give_back_everything) { judge("argument objects", round_objects); }
 MG_TEST(memory_gives_back_everything) { judge("memory", round_memory); }
+MG_TEST(resets_with_streams_give_back_everything) {
+    judge_rounds("device resets with live streams", round_reset_with_streams, 400000);
+}
 MG_TEST(getters_give_back_everything) { judge_rounds("getters and setters", round_getters, 100000); }
 MG_TEST(tensor_descs_give_back_everything) { judge_rounds("tensor descriptions", round_tensor_descs, 50000); }
 MG_TEST(data_buffers_give_back_everything) { judge_rounds("data buffers", round_data_buffers, 100000); }
