@@ -41,6 +41,14 @@ ExecState *StateOf(aclOpExecutor *executor)
     return static_cast<ExecState *>(nnop_executor_attachment(executor));
 }
 
+// The state of a live executor; nullptr, with the message set, for one that is not.
+ExecState *LiveState(aclOpExecutor *executor)
+{
+    ExecState *state = StateOf(executor);
+    if (state == nullptr) mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: the executor is not live", CurrentApi());
+    return state;
+}
+
 thread_local const char *current_api = "aclnn";
 thread_local std::vector<std::pair<const aclTensor *, std::string>> dfx_names;
 AiCoreLauncher launcher = nullptr;
@@ -99,12 +107,9 @@ aclnnStatus LaunchAiCore(const char *op_type, aclOpExecutor *executor, const Inp
 
 bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place, aclnnStatus *status)
 {
-    ExecState *state = StateOf(executor);
-    *status = ACLNN_SUCCESS;
-    if (state == nullptr) {
-        *status = mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: the executor is not live", CurrentApi());
-        return false;
-    }
+    ExecState *state = LiveState(executor);
+    *status = state != nullptr ? ACLNN_SUCCESS : ACLNN_ERR_INNER_NULLPTR;
+    if (state == nullptr) return false;
     for (auto &p : state->places)
         if (p.first.first == t && (p.first.second == written || p.second.buffer.kind == NNOP_BUFFER_WORKSPACE)) {
             *place = p.second;
@@ -171,11 +176,8 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
 
 aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype, Format format, const Place *alias)
 {
-    ExecState *state = StateOf(executor);
-    if (state == nullptr) {
-        mgrt_fail(ACLNN_ERR_INNER_NULLPTR, "%s: the executor is not live", CurrentApi());
-        return nullptr;
-    }
+    ExecState *state = LiveState(executor);
+    if (state == nullptr) return nullptr;
     if (shape.GetShapeSize() < 0 || mg_dtype_size(dtype) <= 0) {
         mgrt_fail(ACLNN_ERR_INNER, "%s: cannot plan a %s tensor of shape %s (no element count or size)",
                   CurrentApi(), mg_dtype_name(dtype), ToString(shape).GetString());
@@ -247,9 +249,11 @@ aclTensor *aclOpExecutor::AllocTensor(op::DataType dtype, op::Format storageForm
 
 aclIntArray *aclOpExecutor::AllocIntArray(const int64_t *value, uint64_t size)
 {
+    // Owned by the executor: without a live one nobody would destroy it.
+    op::mg::ExecState *state = op::mg::LiveState(this);
+    if (state == nullptr) return nullptr;
     aclIntArray *a = aclCreateIntArray(value, size);
-    op::mg::ExecState *state = op::mg::StateOf(this);
-    if (a != nullptr && state != nullptr) state->arrays.push_back(a);
+    if (a != nullptr) state->arrays.push_back(a);
     return a;
 }
 

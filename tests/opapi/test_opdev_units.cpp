@@ -713,6 +713,18 @@ void CheckExecutor(aclrtStream stream)
                     ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
                     "aclnnExec: no AI-core launcher is linked for Foo (opbuild's library is missing)");
     }
+    // an executor that is gone owns nothing more: AllocIntArray is refused (it would be an
+    // array nobody destroys), as NewTensor is
+    {
+        aclOpExecutor *gone = nullptr;
+        {
+            UniqueExecutor u("x");
+            gone = u.get();
+        }
+        const int64_t v2[2] = {1, 2};
+        EXPECT_FAIL(CHECK(gone->AllocIntArray(v2, 2) == nullptr), ACLNN_ERR_INNER_NULLPTR,
+                    "aclnnExec: the executor is not live");
+    }
 
     // the l0 ops' refusals, each with its message
     std::vector<float> storage(256, 1.0f);
