@@ -435,11 +435,9 @@ static void fill_task(void *opaque, void *ctx) {
     task->step_count = e->step_count;
     for (uint32_t i = 0; i < e->step_count; i++) {
         const plan_step *step = &e->steps[i];
-        /* Copy only the bytes a step uses: most carry far fewer than NNOP_MAX_STEP_PARAMS. */
+        /* run_task reads a step's function and parameters only. Copy only the bytes a step
+           uses: most carry far fewer than NNOP_MAX_STEP_PARAMS. */
         task->steps[i].fn = step->fn;
-        task->steps[i].name = step->name;
-        task->steps[i].buffer_count = step->buffer_count;
-        task->steps[i].params_size = step->params_size;
         memcpy(task->steps[i].params, step->params, step->params_size);
         for (uint32_t b = 0; b < step->buffer_count; b++)
             task->resolved[i][b] = resolve(src->state, step->buffers[b], src->workspace);
