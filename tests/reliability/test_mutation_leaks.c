@@ -195,6 +195,11 @@ static int round_tensor_descs(void) {
     bad |= aclSetTensorFormat(d, ACL_FORMAT_NCHW) != 0 || aclSetTensorOriginFormat(d, ACL_FORMAT_ND) != 0;
     bad |= aclSetTensorShape(d, 2, dims) != 0 || aclSetTensorOriginShape(d, 2, dims) != 0;
     bad |= aclSetTensorShapeRange(d, 2, range) != 0;
+    /* deprecated in CANN, still taken: its copy of the dims goes with the description too */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    bad |= aclSetTensorStorageShape(d, 2, dims) != 0;
+#pragma GCC diagnostic pop
     int64_t dim = 0, r[2] = {0, 0};
     bad |= aclGetTensorDescDimV2(d, 1, &dim) != 0 || dim != 4 || aclGetTensorDescDimRange(d, 0, 2, r) != 0;
     bad |= aclGetTensorDescNumDims(d) != 2 || aclGetTensorDescElementCount(d) != 12 || aclGetTensorDescSize(d) != 48;
@@ -237,7 +242,7 @@ MG_TEST(resets_with_streams_give_back_everything) {
     judge_rounds("device resets with live streams", round_reset_with_streams, 400000);
 }
 MG_TEST(getters_give_back_everything) { judge_rounds("getters and setters", round_getters, 100000); }
-MG_TEST(tensor_descs_give_back_everything) { judge_rounds("tensor descriptions", round_tensor_descs, 50000); }
+MG_TEST(tensor_descs_give_back_everything) { judge_rounds("tensor descriptions", round_tensor_descs, 300000); }
 MG_TEST(data_buffers_give_back_everything) { judge_rounds("data buffers", round_data_buffers, 100000); }
 
 /* ---- two launches of one single-use executor at once ------------------------------------ */
