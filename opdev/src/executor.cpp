@@ -108,8 +108,11 @@ aclnnStatus LaunchAiCore(const char *op_type, aclOpExecutor *executor, const Inp
 bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place, aclnnStatus *status)
 {
     ExecState *state = LiveState(executor);
-    *status = state != nullptr ? ACLNN_SUCCESS : ACLNN_ERR_INNER_NULLPTR;
-    if (state == nullptr) return false;
+    if (state == nullptr) {
+        *status = ACLNN_ERR_INNER_NULLPTR;
+        return false;
+    }
+    *status = ACLNN_SUCCESS;
     for (auto &p : state->places)
         if (p.first.first == t && (p.first.second == written || p.second.buffer.kind == NNOP_BUFFER_WORKSPACE)) {
             *place = p.second;

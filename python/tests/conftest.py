@@ -111,18 +111,22 @@ def run_in_threads(work, count):
         th.join()
 
 
-def build_preload_shim(tmp_path_factory, source, what):
-    """Compiles C `source` into a shared library for a child's LD_PRELOAD; its path. A C
-    compiler is part of this project's toolchain (the extension is C): a missing one fails,
-    it is not a skip."""
+def build_c(tmp_path_factory, source, what, flags):
+    """Compiles C `source` with `flags` (which say what to make: a program, a shared
+    library); the output's path. A C compiler is part of this project's toolchain (the
+    extension is C): a missing one fails, it is not a skip."""
     import shutil
     import subprocess
     cc = shutil.which("cc") or shutil.which("gcc")
-    assert cc is not None, "no C compiler to build the %s shim" % what
-    d = tmp_path_factory.mktemp("shim")
-    src, lib = d / "shim.c", d / "libshim.so"
+    assert cc is not None, "no C compiler to build the %s" % what
+    d = tmp_path_factory.mktemp("c")
+    src, out = d / "source.c", d / "output"
     src.write_text(source)
-    done = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(lib), str(src), "-ldl"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run([cc, "-o", str(out), str(src)] + list(flags), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
-    return str(lib)
+    return str(out)
+
+
+def build_preload_shim(tmp_path_factory, source, what):
+    """Compiles C `source` into a shared library for a child's LD_PRELOAD; its path."""
+    return build_c(tmp_path_factory, source, what + " shim", ["-shared", "-fPIC", "-O1", "-ldl"])

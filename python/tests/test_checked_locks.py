@@ -4,19 +4,19 @@ message naming the mutex, where glibc's default mutex says nothing and the missi
 races only when another thread happens to be inside (seed 50's survivor: mg_hostmem.c's
 extents_release with its lock deleted; the same kind as mg_hostmem.c:51, left open before).
 
-The header is compiled here into small programs with the system's C compiler (skipped
-without one), each run in a child; the extension's own sources are read to see that every
+The header is compiled here into a small program with the system's C compiler (conftest's
+build_c), each case run in a child; the extension's own sources are read to see that every
 lock and wait in them goes through the checked forms."""
 import os
 import re
-import shutil
 import signal
 import subprocess
 
 import pytest
 
+from conftest import build_c
+
 CSRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "csrc")
-COMPILER = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
 
 PROGRAM = r"""
 #define _GNU_SOURCE
@@ -66,15 +66,7 @@ int main(int argc, char **argv) {
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
-    if COMPILER is None:
-        pytest.skip("no C compiler (cc, gcc or clang) to build the lock checks with")
-    folder = tmp_path_factory.mktemp("locks")
-    source, binary = folder / "locks.c", folder / "locks"
-    source.write_text(PROGRAM)
-    built = subprocess.run([COMPILER, "-std=c11", "-Wall", "-Werror", "-I", CSRC, str(source), "-o", str(binary),
-                            "-pthread"], capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr
-    return str(binary)
+    return build_c(tmp_path_factory, PROGRAM, "lock checks", ["-std=c11", "-Wall", "-Werror", "-I", CSRC, "-pthread"])
 
 
 def run(program, how):
