@@ -817,7 +817,10 @@ MG_TEST(calls_outside_a_launch_and_after_a_break) {
     MG_CHECK_EQ_INT(g_v[16], 1);
     MG_CHECK_EQ_INT(g_v[17], 0);
     for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm64[i], 0);
-    /* outside any launch: no UB, so every instruction is -1 and nothing is reported */
+    /* outside any launch: no UB, so every instruction is -1 and nothing is reported, not
+       even the faults its arguments would be reported for inside a launch (a negative
+       stride, an unknown reduction) */
+    long log_at = mg_log_size();
     asc_twin_ub_ref t = {g_arg0, 64, ASC_TWIN_F32};
     double v = 0;
     MG_CHECK_EQ_INT(asc_twin_unary("Abs", ASC_TWIN_ABS, t, t, 8), -1);
@@ -828,9 +831,17 @@ MG_TEST(calls_outside_a_launch_and_after_a_break) {
     asc_twin_l0_strides st = {{1, 1, 1}, {8, 8, 8}};
     MG_CHECK_EQ_INT(asc_twin_level0("Add", 1, ASC_TWIN_ADD, t, t, t, 0.0, &r, &st), -1);
     MG_CHECK_EQ_INT(asc_twin_whole_reduce("WholeReduceSum", ASC_TWIN_REDUCE_SUM, t, t, &r, ASC_TWIN_ORDER_ONLY_VALUE), -1);
+    asc_twin_l0_strides negative = {{1, -1, 1}, {8, 8, 8}};
+    MG_CHECK_EQ_INT(asc_twin_level0("Add", 1, ASC_TWIN_ADD, t, t, t, 0.0, &r, &negative), -1);
+    MG_CHECK_EQ_INT(asc_twin_whole_reduce("WholeReduceSum", (asc_twin_reduce_op)99, t, t, &r, ASC_TWIN_ORDER_ONLY_VALUE),
+                    -1);
+    MG_CHECK_EQ_INT(asc_twin_unary("Abs", ASC_TWIN_ABS, t, (asc_twin_ub_ref){g_arg0, 64, ASC_TWIN_F16}, 8), -1);
     asc_twin_set_atomic(ASC_TWIN_ATOMIC_ADD, ASC_TWIN_F32);
     asc_twin_sync_all("SyncAll", 0);
     for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm64[i], 0);
+    char *log = mg_log_text_since(log_at);
+    if (strstr(log, "ASCENDC") != NULL) MG_FAIL("instructions outside a launch logged: %s", log);
+    free(log);
 }
 
 /* ---- the registry --------------------------------------------------------------------------- */

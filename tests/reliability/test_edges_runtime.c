@@ -35,6 +35,7 @@
 #include "rel_fixtures.h"
 #include "rel_setup.h"
 #include "mg_log_file.h"
+#include "mg_scratch.h"
 #include "mgrt.h"
 
 static void pause_us(long us) {
@@ -234,10 +235,7 @@ MG_TEST(subscribed_thread_limit) {
 /* ---- where the log goes ------------------------------------------------------------------- */
 
 static char scratch[256];
-static void make_scratch(void) {
-    snprintf(scratch, sizeof scratch, "%s/mg_edges_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    MG_CHECK(mkdtemp(scratch) != NULL);
-}
+static void make_scratch(void) { MG_CHECK(mg_scratch_make(scratch, sizeof scratch, "mg_edges")); }
 
 /* One session whose error line is logged: returns the log file's text under `root`
    (malloc'd, "" when there is none). */

@@ -262,6 +262,20 @@ MG_TEST(the_header_s_layouts) {
     budget = 64;
     MG_CHECK_EQ_INT(mg_overlap_exact(&gaps, &blocks, &budget), 0);
     MG_CHECK(budget > 32);
+    /* A dim whose stride is longer than the window is stepped at most once there: it
+       counts one index, not none (seed 53, mg_strided.c:194: counting none made the
+       estimate of a many-run access 0, and that access was walked). Bytes 1 and 1502
+       against a block of 1000 bytes 3 apart (and a far second block): no byte shared
+       (neither is a multiple of 3), no residue proof (the strides' gcd is 1); walking the
+       two bytes costs a few visits, walking the 501 runs in the window would run out of 64. */
+    mg_strided two_bytes = {1, 1502, 1, 1, {2}, {1501}};
+    mg_strided thirds = {0, 100000 + 2997 + 1, 1, 2, {1000, 2}, {3, 100000}};
+    budget = 64;
+    MG_CHECK_EQ_INT(mg_overlap_exact(&two_bytes, &thirds, &budget), 0);
+    MG_CHECK(budget > 32);
+    budget = 64;
+    MG_CHECK_EQ_INT(mg_overlap_exact(&thirds, &two_bytes, &budget), 0);
+    MG_CHECK(budget > 32);
     /* two interleaved halves of 1e6 rows: the residue proof answers with a visit or none */
     mg_strided big_left = {0, 999999ull * 4096 + 2048, 4, 2, {512, 1000000}, {4, 4096}};
     mg_strided big_right = {2048, 999999ull * 4096 + 2048, 4, 2, {512, 1000000}, {4, 4096}};

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "mg_log_file.h"
+#include "mg_scratch.h"
 #include "mg_test.h"
 #include "mgrt.h"
 #include "mgrt_handle.h"
@@ -527,9 +528,9 @@ MG_TEST(soc_profiles_follow_the_twin_table) {
 /* ASCEND_PROCESS_LOG_PATH of one character ("."): the log goes under it, as under any other
    root (seed 27's survivor: a root of one character taken for none, nothing logged). */
 MG_TEST(log_root_of_one_character) {
-    char here[4096], scratch[] = "/tmp/mg_log_root_XXXXXX";
+    char here[4096], scratch[512];
     MG_CHECK(getcwd(here, sizeof here) != NULL);
-    MG_CHECK(mkdtemp(scratch) != NULL);
+    MG_CHECK(mg_scratch_make(scratch, sizeof scratch, "mg_log_root"));
     MG_CHECK_EQ_INT(chdir(scratch), 0);
     char *saved = getenv("ASCEND_PROCESS_LOG_PATH") ? strdup(getenv("ASCEND_PROCESS_LOG_PATH")) : NULL;
     setenv("ASCEND_PROCESS_LOG_PATH", ".", 1);
@@ -552,8 +553,8 @@ MG_TEST(log_root_of_one_character) {
 /* The log file is named as CANN names it: plog-<pid>_<local time, YYYYmmddHHMMSS><ms>.log,
    the time when the file was opened (seed 48's survivor: the year written as tm_year - 1900). */
 MG_TEST(log_file_named_by_pid_and_local_time) {
-    char scratch[] = "/tmp/mg_log_name_XXXXXX";
-    MG_CHECK(mkdtemp(scratch) != NULL);
+    char scratch[512];
+    MG_CHECK(mg_scratch_make(scratch, sizeof scratch, "mg_log_name"));
     char *saved = getenv("ASCEND_PROCESS_LOG_PATH") ? strdup(getenv("ASCEND_PROCESS_LOG_PATH")) : NULL;
     setenv("ASCEND_PROCESS_LOG_PATH", scratch, 1);
     const time_t before = time(NULL);

@@ -655,4 +655,41 @@ MG_TEST(late_calls_meet_finalize) {
     }
 }
 
+/* The hold is a test switch and must not hang a test that never finalizes: with no
+   aclFinalize the held call goes on after 10 s (the switch's limit) and does what it was
+   asked. Spends those 10 s. */
+MG_TEST(late_call_goes_on_after_ten_seconds) {
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+    setenv("MISHGRAD_FAULT_LATE", "aclrtLaunchCallback", 1);
+    rel_start_runtime();
+    unsetenv("MISHGRAD_FAULT_LATE");
+    REL_CHECK(aclrtCreateStream(&late_stream) == ACL_SUCCESS, "aclrtCreateStream");
+    REL_CHECK(aclrtSubscribeReport((uint64_t)pthread_self(), late_stream) == ACL_SUCCESS, "aclrtSubscribeReport");
+    atomic_store(&late_callback_ran, 0);
+    atomic_store(&late_status, -1);
+    REL_WATCHDOG(40);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_t t;
+    pthread_create(&t, NULL, late_caller, (void *)(intptr_t)LATE_CALLBACK);
+    int waited = 0;
+    while (mgrt_late_calls_held() == 0 && waited++ < 5000) rel_sleep_ms(1);
+    REL_CHECK(mgrt_late_calls_held() == 1, "the call was not held");
+    pthread_join(t, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    REL_CHECK(seconds >= 9.5 && seconds < 30.0, "the held call came back after %.1f s, want about 10", seconds);
+    REL_CHECK(atomic_load(&late_status) == ACL_SUCCESS, "the held call returned %d (%s)", atomic_load(&late_status),
+              late_text);
+    REL_CHECK(mgrt_late_calls_held() == 0, "still held");
+    /* the callback was queued: a report of this thread runs it */
+    REL_CHECK(aclrtProcessReport(5000) == ACL_SUCCESS, "aclrtProcessReport");
+    REL_CHECK(aclrtSynchronizeStream(late_stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+    REL_CHECK(atomic_load(&late_callback_ran) == 1, "the callback ran %d times", atomic_load(&late_callback_ran));
+    alarm(0);
+    REL_CHECK(aclrtUnSubscribeReport((uint64_t)pthread_self(), late_stream) == ACL_SUCCESS, "aclrtUnSubscribeReport");
+    REL_CHECK(aclrtDestroyStream(late_stream) == ACL_SUCCESS, "aclrtDestroyStream");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
 MG_TEST_MAIN()

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "mg_scratch.h"
 #include "mg_test.h"
 
 static const char *last_message(void) {
@@ -78,7 +79,7 @@ MG_TEST(finalize_reference_counts_the_aclinit_calls) {
 
 /* ---- the configuration file ------------------------------------------------------------- */
 
-static char config_dir[] = "/tmp/mg_lifecycle_XXXXXX";
+static char config_dir[200];
 
 static const char *write_config(const char *name, const void *text, size_t length) {
     static char path[256];
@@ -131,7 +132,7 @@ static void nested(char *out, int objects, int arrays) {
 }
 
 MG_TEST(config_file_paths_are_checked_as_cann_does) {
-    MG_CHECK(mkdtemp(config_dir) != NULL);
+    MG_CHECK(mg_scratch_make(config_dir, sizeof config_dir, "mg_lifecycle"));
     expect_init(NULL, ACL_SUCCESS, NULL);
     expect_init("", ACL_SUCCESS, NULL);
     expect_init("/nonexistent-dir/acl.json", ACL_ERROR_INVALID_FILE, "is not a valid path");

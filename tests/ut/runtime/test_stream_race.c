@@ -376,6 +376,41 @@ MG_TEST(a_stream_ordered_after_many_streams_keeps_every_ordering) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(b), ACL_SUCCESS);
 }
 
+/* An event recorded again orders only what its new record's stream knows (seed 53: the copy
+   of the recording stream's clock kept the event's earlier entries, so a wait on the second
+   record inherited the first's orderings). B, held, writes X; A waits for that and records
+   E; C, knowing nothing of B, records E again; D waits on E: D is not ordered after B's
+   write, and its own write of X is a race. */
+MG_TEST(an_event_recorded_again_forgets_its_earlier_orderings) {
+    ut_init();
+    aclrtStream a = NULL, b = NULL, c = NULL, d = NULL;
+    aclrtEvent after_b = NULL, e = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&c), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateStream(&d), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&after_b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtCreateEvent(&e), ACL_SUCCESS);
+    mgrt_access x = bytes_at(BASE, 64, 1);
+    mg_gate_close(b);
+    MG_CHECK_EQ_INT(submit(b, &x, 1), 0);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(after_b, b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(a, after_b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(e, a), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtRecordEvent(e, c), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtStreamWaitEvent(d, e), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(submit(d, &x, 1), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "cross-stream race");
+    mg_gate_open();
+    aclrtStream all[] = {a, b, c, d};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        MG_CHECK_EQ_INT(aclrtSynchronizeStream(all[i]), ACL_SUCCESS);
+        MG_CHECK_EQ_INT(aclrtDestroyStream(all[i]), ACL_SUCCESS);
+    }
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(after_b), ACL_SUCCESS);
+    MG_CHECK_EQ_INT(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+
 /* ---- malformed ------------------------------------------------------------------------------------ */
 
 /* mgrt_stream_submit_access is exported: an access with a rank above MGRT_ACCESS_MAX_RANK
