@@ -332,13 +332,27 @@ def apply_mutant(src_root, m):
     return path, original
 
 
-def mutated_line(m):
-    if m["kind"] == "statement deleted":
+_source_lines = {}
+
+
+def mutated_text(r):
+    """The stripped line as mutant `r` changes it, from the file under ROOT (None when the
+    line has changed since the mutant was drawn)."""
+    if r["kind"] == "statement deleted":
         return ";"
-    t = m["text"]
-    # m["text"] is stripped: find the column in it
-    raw = m.get("raw_line")
-    return raw if raw else t
+    if r["file"] not in _source_lines:
+        try:
+            with open(os.path.join(ROOT, r["file"]), encoding="utf-8") as f:
+                _source_lines[r["file"]] = f.read().split("\n")
+        except OSError:
+            _source_lines[r["file"]] = []
+    lines = _source_lines[r["file"]]
+    if r["line"] > len(lines):
+        return None
+    line = lines[r["line"] - 1]
+    if line.strip() != r["text"] or line[r["col"]:r["col"] + len(r["old"])] != r["old"]:
+        return None
+    return (line[:r["col"]] + r["new"] + line[r["col"] + len(r["old"]):]).strip()
 
 
 # ---- build and tests ----------------------------------------------------------------
@@ -921,8 +935,10 @@ EQUIVALENT_FILE = os.path.join(ROOT, "tools", "mutate_equivalent.txt")
 def read_equivalent(path=EQUIVALENT_FILE):
     """Survivors judged equivalent by a person, one a line:
         file glob | regex over the stripped line | old => new | why no behaviour changes
-    (`#` starts a comment). The report shows the reason and leaves these out of the rate of
-    behaviour-changing mutants; the raw kill rate counts every survivor."""
+    (`#` starts a comment). A regex written `mutated:REGEX` is matched against the line as
+    the mutant changes it, which names one site of a line with several alike (the second `<`
+    of `i < n && used < capacity`). The report shows the reason and leaves these out of the
+    rate of behaviour-changing mutants; the raw kill rate counts every survivor."""
     rules = []
     if not os.path.exists(path):
         return rules
@@ -934,17 +950,19 @@ def read_equivalent(path=EQUIVALENT_FILE):
         if len(parts) != 4 or " => " not in parts[2]:
             raise SystemExit("mutate.py: bad line in %s: %s" % (path, s))
         old, new = parts[2].split(" => ", 1)
-        if any(r["glob"] == parts[0] and r["regex"].pattern == parts[1] and (r["old"], r["new"]) == (old.strip(), new.strip())
+        if any(r["glob"] == parts[0] and r["source"] == parts[1] and (r["old"], r["new"]) == (old.strip(), new.strip())
                for r in rules):
             raise SystemExit("mutate.py: %s lists this mutant twice (keep one reason): %s" % (path, s))
-        rules.append({"glob": parts[0], "regex": re.compile(parts[1]), "old": old.strip(), "new": new.strip(),
-                      "why": parts[3]})
+        on_mutated = parts[1].startswith("mutated:")
+        rules.append({"glob": parts[0], "regex": re.compile(parts[1][len("mutated:"):] if on_mutated else parts[1]),
+                      "source": parts[1], "on_mutated": on_mutated, "old": old.strip(), "new": new.strip(), "why": parts[3]})
     return rules
 
 
 def equivalent_reason(r, rules):
     for rule in rules:
-        if (fnmatch.fnmatch(r["file"], rule["glob"]) and rule["regex"].search(r["text"])
+        text = mutated_text(r) if rule["on_mutated"] else r["text"]
+        if (fnmatch.fnmatch(r["file"], rule["glob"]) and text is not None and rule["regex"].search(text)
                 and (rule["old"] == "*" or rule["old"] == r["old"].strip())
                 and (rule["new"] == "*" or rule["new"] == r["new"].strip())):
             return rule["why"]

@@ -1,8 +1,11 @@
 /* opdev/src/l0_kernels.c: CPU kernels of the helper l0 ops Cast, Muls, BroadcastTo and Fill,
-   and the conversion of ConvertToTensor's host values. Cast goes
-   through double: exact for every source but (u)int64 beyond 2^53; float16 is reached via
-   float (the runtime's aclFloatToFloat16), bfloat16 rounds float to nearest even; integer
-   targets saturate (NaN gives 0) instead of C's undefined out-of-range conversion. */
+   and the conversion of ConvertToTensor's host values. Cast goes through double: exact for
+   every source but (u)int64 beyond 2^53. Float targets are IEEE, as the Cast kernel of an
+   Atlas A2/A3 in its default Inf/NaN overflow mode: rounded to nearest even once, from the
+   double (float16 and bfloat16 too), overflow to infinity, NaN kept; float16 sources read as
+   IEEE binary16 (0x7c00 is infinity, not the runtime's saturating aclFloat16ToFloat).
+   Integer targets truncate and saturate (NaN gives 0) instead of C's undefined
+   out-of-range conversion. */
 #include <math.h>
 #include <string.h>
 
@@ -20,10 +23,19 @@ int mg_cast_supported(int t) {
     }
 }
 
+/* IEEE binary16: exponent 31 is infinity or NaN. */
+static double from_half(uint16_t h) {
+    const int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+    double magnitude = exponent == 0    ? ldexp(fraction, -24)
+                       : exponent == 31 ? (fraction != 0 ? NAN : INFINITY)
+                                        : ldexp(fraction + 1024, exponent - 25);
+    return (h & 0x8000u) ? -magnitude : magnitude;
+}
+
 static double load(int t, const unsigned char *p) {
     switch (t) {
     case F32: { float v; memcpy(&v, p, 4); return v; }
-    case F16: { aclFloat16 v; memcpy(&v, p, 2); return aclFloat16ToFloat(v); }
+    case F16: { uint16_t h; memcpy(&h, p, 2); return from_half(h); }
     case BF16: { uint16_t h; memcpy(&h, p, 2); uint32_t w = (uint32_t)h << 16; float v; memcpy(&v, &w, 4); return v; }
     case F64: { double v; memcpy(&v, p, 8); return v; }
     case I8: return (int8_t)p[0];
@@ -43,27 +55,52 @@ static double clamp(double v, double lo, double hi) {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static uint16_t to_bf16(float f) {
-    uint32_t w;
-    memcpy(&w, &f, 4);
-    if (isnan(f)) return (uint16_t)((w >> 16) | 0x40);
-    w += 0x7FFFu + ((w >> 16) & 1u);
-    return (uint16_t)(w >> 16);
+/* Round to nearest, ties to even, of a non-negative x below 2^53 (exact in double). */
+static double nearest_even(double x) {
+    double whole = floor(x), part = x - whole;
+    if (part > 0.5 || (part == 0.5 && fmod(whole, 2.0) != 0.0)) whole += 1.0;
+    return whole;
 }
 
+/* `v` as an IEEE binary format of 16 bits with `mant` fraction bits (float16: 10, bfloat16:
+   7), rounded once: NaN stays a (quiet) NaN, beyond the largest finite is infinity. */
+static uint16_t to_narrow(double v, int mant) {
+    const int ebits = 15 - mant, bias = (1 << (ebits - 1)) - 1;
+    const uint16_t sign = signbit(v) ? 0x8000u : 0u, inf = (uint16_t)(((1u << ebits) - 1u) << mant);
+    if (isnan(v)) return (uint16_t)(sign | inf | (1u << (mant - 1)));
+    const double a = fabs(v);
+    if (isinf(a)) return (uint16_t)(sign | inf);
+    if (a == 0.0) return sign;
+    int e;
+    (void)frexp(a, &e); /* a = m * 2^e, m in [0.5, 1): its binary exponent is e - 1 */
+    int biased = e - 1 + bias;
+    if (biased <= 0) /* subnormal: units of 2^(1 - bias - mant); the top one is the least normal */
+        return (uint16_t)(sign | (uint16_t)nearest_even(ldexp(a, bias - 1 + mant)));
+    double q = nearest_even(ldexp(a, mant - (e - 1))); /* in [2^mant, 2^(mant+1)] */
+    if (q == ldexp(1.0, mant + 1)) {
+        q = ldexp(1.0, mant);
+        biased++;
+    }
+    if (biased >= (1 << ebits) - 1) return (uint16_t)(sign | inf);
+    return (uint16_t)(sign | (uint16_t)(biased << mant) | (uint16_t)(q - ldexp(1.0, mant)));
+}
+
+/* The narrow integer targets convert the clamped value to int64_t first, where every bound
+   fits: a bound written one past the type's range then wraps visibly instead of being an
+   undefined conversion that a compiler may happen to saturate. */
 static void store(int t, unsigned char *p, double v) {
     switch (t) {
     case F32: { float f = (float)v; memcpy(p, &f, 4); break; }
-    case F16: { aclFloat16 h = aclFloatToFloat16((float)v); memcpy(p, &h, 2); break; }
-    case BF16: { uint16_t h = to_bf16((float)v); memcpy(p, &h, 2); break; }
+    case F16: { uint16_t h = to_narrow(v, 10); memcpy(p, &h, 2); break; }
+    case BF16: { uint16_t h = to_narrow(v, 7); memcpy(p, &h, 2); break; }
     case F64: memcpy(p, &v, 8); break;
     case BOOL: p[0] = v != 0.0; break;
-    case I8: p[0] = (unsigned char)(int8_t)clamp(trunc(v), -128, 127); break;
-    case U8: p[0] = (unsigned char)clamp(trunc(v), 0, 255); break;
-    case I16: { int16_t x = (int16_t)clamp(trunc(v), -32768, 32767); memcpy(p, &x, 2); break; }
-    case U16: { uint16_t x = (uint16_t)clamp(trunc(v), 0, 65535); memcpy(p, &x, 2); break; }
-    case I32: { int32_t x = (int32_t)clamp(trunc(v), -2147483648.0, 2147483647.0); memcpy(p, &x, 4); break; }
-    case U32: { uint32_t x = (uint32_t)clamp(trunc(v), 0, 4294967295.0); memcpy(p, &x, 4); break; }
+    case I8: p[0] = (unsigned char)(int8_t)(int64_t)clamp(trunc(v), -128, 127); break;
+    case U8: p[0] = (unsigned char)(int64_t)clamp(trunc(v), 0, 255); break;
+    case I16: { int16_t x = (int16_t)(int64_t)clamp(trunc(v), -32768, 32767); memcpy(p, &x, 2); break; }
+    case U16: { uint16_t x = (uint16_t)(int64_t)clamp(trunc(v), 0, 65535); memcpy(p, &x, 2); break; }
+    case I32: { int32_t x = (int32_t)(int64_t)clamp(trunc(v), -2147483648.0, 2147483647.0); memcpy(p, &x, 4); break; }
+    case U32: { uint32_t x = (uint32_t)(int64_t)clamp(trunc(v), 0, 4294967295.0); memcpy(p, &x, 4); break; }
     /* 2^63 itself is out of range: the largest double below it is the bound */
     case I64: { int64_t x = (int64_t)clamp(trunc(v), -9223372036854775808.0, 9223372036854774784.0); memcpy(p, &x, 8); break; }
     default: { uint64_t x = (uint64_t)clamp(trunc(v), 0, 18446744073709549568.0); memcpy(p, &x, 8); break; }

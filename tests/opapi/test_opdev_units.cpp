@@ -315,6 +315,134 @@ void CheckConversions()
                                  i, wide[i], src.want[i]);
             for (int i = 0; i < src.n; i++) CHECK(wide[i] == src.want[i]);
         }
+        // every destination dtype written from double: integers truncated toward zero and
+        // saturated at both ends of their range (the 64-bit ones at the last double inside
+        // it), NaN to 0 (and true); floats rounded, out of range to infinity
+        const double from[5] = {-1e300, 1e300, -2.75, 2.75, NAN};
+        const int8_t e_i8[5] = {-128, 127, -2, 2, 0};
+        const uint8_t e_u8[5] = {0, 255, 0, 2, 0}, e_bool[5] = {1, 1, 1, 1, 1};
+        const int16_t e_i16[5] = {-32768, 32767, -2, 2, 0};
+        const uint16_t e_u16[5] = {0, 65535, 0, 2, 0};
+        const int32_t e_i32[5] = {INT32_MIN, INT32_MAX, -2, 2, 0};
+        const uint32_t e_u32[5] = {0, UINT32_MAX, 0, 2, 0};
+        const int64_t e_i64[5] = {INT64_MIN, INT64_C(9223372036854774784), -2, 2, 0};
+        const uint64_t e_u64[5] = {0, UINT64_C(18446744073709549568), 0, 2, 0};
+        const float e_f32[4] = {-INFINITY, INFINITY, -2.75f, 2.75f};
+        const uint16_t e_f16[4] = {0xfc00, 0x7c00, 0xc180, 0x4180}, e_bf16[4] = {0xff80, 0x7f80, 0xc030, 0x4030};
+        const double e_f64[4] = {-1e300, 1e300, -2.75, 2.75};
+        struct Destination {
+            ge::DataType t;
+            const void *want;
+            size_t size;
+            int compared; // elements compared byte for byte; a float's NaN is checked apart
+        } destinations[] = {
+            {ge::DT_INT8, e_i8, 1, 5},    {ge::DT_UINT8, e_u8, 1, 5},    {ge::DT_BOOL, e_bool, 1, 5},
+            {ge::DT_INT16, e_i16, 2, 5},  {ge::DT_UINT16, e_u16, 2, 5},  {ge::DT_INT32, e_i32, 4, 5},
+            {ge::DT_UINT32, e_u32, 4, 5}, {ge::DT_INT64, e_i64, 8, 5},   {ge::DT_UINT64, e_u64, 8, 5},
+            {ge::DT_FLOAT, e_f32, 4, 4},  {ge::DT_FLOAT16, e_f16, 2, 4}, {ge::DT_BF16, e_bf16, 2, 4},
+            {ge::DT_DOUBLE, e_f64, 8, 4},
+        };
+        for (const Destination &d : destinations) {
+            unsigned char out[48];
+            std::memset(out, 0xa5, sizeof out);
+            mg_cast_params to{5, ge::DT_DOUBLE, d.t};
+            void *ob[2] = {const_cast<double *>(from), out};
+            CHECK(mg_cast_step(&to, ob) == 0);
+            const bool same = std::memcmp(out, d.want, d.size * static_cast<size_t>(d.compared)) == 0;
+            if (!same) {
+                std::fprintf(stderr, "  cast of double to dtype %d, bytes:", static_cast<int>(d.t));
+                for (size_t k = 0; k < 5 * d.size; k++) std::fprintf(stderr, " %02x", out[k]);
+                std::fprintf(stderr, "\n");
+            }
+            CHECK(same);
+            if (d.compared == 4) {
+                double back = 0;
+                mg_cast_params widen{1, d.t, ge::DT_DOUBLE};
+                void *wb[2] = {out + 4 * d.size, &back};
+                CHECK(mg_cast_step(&widen, wb) == 0);
+                CHECK(std::isnan(back));
+            }
+            CHECK(out[5 * d.size] == 0xa5); // nothing past the fifth element
+            // and one element at a time: a compiler may convert a run of elements with
+            // saturating vector instructions and a lone one with a scalar conversion
+            for (int i = 0; i < d.compared; i++) {
+                unsigned char one[8];
+                mg_cast_params single{1, ge::DT_DOUBLE, d.t};
+                void *sb[2] = {const_cast<double *>(&from[i]), one};
+                CHECK(mg_cast_step(&single, sb) == 0);
+                const bool alike = std::memcmp(one, static_cast<const unsigned char *>(d.want) + i * d.size, d.size) == 0;
+                if (!alike) std::fprintf(stderr, "  cast of double %g alone to dtype %d: not the expected bytes\n", from[i],
+                                         static_cast<int>(d.t));
+                CHECK(alike);
+            }
+        }
+        // float16 and bfloat16 targets rounded once from the double, to nearest even: ties,
+        // the subnormals, the edge of infinity, and a double just above a tie that a detour
+        // through float would have rounded down
+        struct Narrow {
+            ge::DataType t;
+            double v;
+            uint16_t want;
+        } narrows[] = {
+            {ge::DT_FLOAT16, 2049.0, 0x6800},            {ge::DT_FLOAT16, 2051.0, 0x6802},
+            {ge::DT_FLOAT16, std::ldexp(1.0, -24), 0x0001}, {ge::DT_FLOAT16, std::ldexp(1.0, -25), 0x0000},
+            {ge::DT_FLOAT16, std::ldexp(3.0, -25), 0x0002}, {ge::DT_FLOAT16, -std::ldexp(1023.5, -24), 0x8400},
+            {ge::DT_FLOAT16, 65504.0, 0x7bff},           {ge::DT_FLOAT16, 65519.99, 0x7bff},
+            {ge::DT_FLOAT16, 65520.0, 0x7c00},           {ge::DT_FLOAT16, -0.0, 0x8000},
+            {ge::DT_FLOAT16, 70000.0, 0x7c00},           {ge::DT_BF16, -4e38, 0xff80},
+            {ge::DT_FLOAT16, 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -30), 0x3c01},
+            {ge::DT_BF16, 1.0 + std::ldexp(1.0, -8), 0x3f80}, {ge::DT_BF16, 1.0 + std::ldexp(3.0, -8), 0x3f82},
+            {ge::DT_BF16, std::ldexp(1.0, -133), 0x0001},    {ge::DT_BF16, std::ldexp(127.5, -133), 0x0080},
+            {ge::DT_BF16, 3.4e38, 0x7f80},                   {ge::DT_BF16, -3.38e38, 0xff7e},
+            {ge::DT_BF16, 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40), 0x3f81},
+        };
+        for (const Narrow &n : narrows) {
+            uint16_t got = 0x5a5a;
+            mg_cast_params to{1, ge::DT_DOUBLE, n.t};
+            void *nb[2] = {const_cast<double *>(&n.v), &got};
+            CHECK(mg_cast_step(&to, nb) == 0);
+            if (got != n.want)
+                std::fprintf(stderr, "  %a to dtype %d: 0x%04x, expected 0x%04x\n", n.v, static_cast<int>(n.t), got, n.want);
+            CHECK(got == n.want);
+        }
+        // float16 sources are IEEE: infinities and NaN, and every finite pattern as the
+        // runtime's aclFloat16ToFloat reads it (the two agree below exponent 31); every float
+        // in float16's range to float16 as aclFloatToFloat16 rounds it (sampled)
+        {
+            std::vector<uint16_t> all(65536);
+            for (int i = 0; i < 65536; i++) all[static_cast<size_t>(i)] = static_cast<uint16_t>(i);
+            std::vector<double> wide(65536);
+            mg_cast_params from_half{65536, ge::DT_FLOAT16, ge::DT_DOUBLE};
+            void *hb[2] = {all.data(), wide.data()};
+            CHECK(mg_cast_step(&from_half, hb) == 0);
+            int wrong = 0;
+            for (int i = 0; i < 65536; i++) {
+                const double w = wide[static_cast<size_t>(i)];
+                const int exponent = (i >> 10) & 0x1f, fraction = i & 0x3ff;
+                const bool ok = exponent != 31 ? w == static_cast<double>(aclFloat16ToFloat(static_cast<aclFloat16>(i)))
+                                : fraction == 0 ? w == ((i & 0x8000) ? -INFINITY : INFINITY)
+                                                : std::isnan(w);
+                if (!ok && wrong++ < 3) std::fprintf(stderr, "  float16 0x%04x read as %a\n", i, w);
+            }
+            CHECK(wrong == 0);
+            std::vector<float> floats;
+            for (uint32_t bits = 0; bits < 0x477ff000u; bits += 4093u) {
+                float f;
+                std::memcpy(&f, &bits, 4);
+                floats.push_back(f);
+                floats.push_back(-f);
+            }
+            std::vector<uint16_t> halves(floats.size());
+            mg_cast_params to_half{static_cast<int64_t>(floats.size()), ge::DT_FLOAT, ge::DT_FLOAT16};
+            void *fb[2] = {floats.data(), halves.data()};
+            CHECK(mg_cast_step(&to_half, fb) == 0);
+            wrong = 0;
+            for (size_t i = 0; i < floats.size(); i++)
+                if (halves[i] != static_cast<uint16_t>(aclFloatToFloat16(floats[i])) && wrong++ < 3)
+                    std::fprintf(stderr, "  %a to float16: 0x%04x, aclFloatToFloat16 0x%04x\n", floats[i], halves[i],
+                                 static_cast<unsigned>(aclFloatToFloat16(floats[i])));
+            CHECK(wrong == 0);
+        }
     }
     {
         // broadcast [2,1,3] -> [2,4,3] with the odometer over the output

@@ -276,6 +276,19 @@ MG_TEST(the_header_s_layouts) {
     budget = 64;
     MG_CHECK_EQ_INT(mg_overlap_exact(&thirds, &two_bytes, &budget), 0);
     MG_CHECK(budget > 32);
+    /* An inner dim counts at most its size, however wide the window: ten four-byte runs
+       (pairs 8 apart, five pairs 10000 apart) against 1000 one-byte runs 41 apart, none
+       shared, no residue proof. The pair's dim spans 12 bytes of a 40000-byte window;
+       counted uncapped (5001 steps) it would make the ten runs look like 25005 and the
+       thousand be walked, out of a budget of 200. */
+    mg_strided pairs = {0, 40000 + 8 + 4, 4, 2, {2, 5}, {8, 10000}};
+    mg_strided ones = {12, 999 * 41 + 1, 1, 1, {1000}, {41}};
+    budget = 200;
+    MG_CHECK_EQ_INT(mg_overlap_exact(&pairs, &ones, &budget), 0);
+    MG_CHECK(budget > 100);
+    budget = 200;
+    MG_CHECK_EQ_INT(mg_overlap_exact(&ones, &pairs, &budget), 0);
+    MG_CHECK(budget > 100);
     /* two interleaved halves of 1e6 rows: the residue proof answers with a visit or none */
     mg_strided big_left = {0, 999999ull * 4096 + 2048, 4, 2, {512, 1000000}, {4, 4096}};
     mg_strided big_right = {2048, 999999ull * 4096 + 2048, 4, 2, {512, 1000000}, {4, 4096}};
