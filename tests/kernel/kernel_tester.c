@@ -101,6 +101,10 @@ static void kt_report_first_difference(const void *table, int dtype, const void 
 }
 
 static void kt_same_bits(int dtype, const void *const *in, size_t n, const char *what) {
+    kt_same_bits_run(kt_op_now->run, dtype, in, n, what);
+}
+
+static void kt_same_bits_run(kt_run_fn run, int dtype, const void *const *in, size_t n, const char *what) {
     const void *tables[KT_MAX_TABLES];
     const size_t count = kt_tables(tables, KT_MAX_TABLES);
     const size_t bytes = n * kt_dtype_size(dtype);
@@ -108,11 +112,11 @@ static void kt_same_bits(int dtype, const void *const *in, size_t n, const char 
     MG_CHECK(want != NULL && got != NULL);
     const void *scalar = kt_scalar();
     if (want != NULL && got != NULL) {
-        kt_op_now->run(scalar, dtype, 0, in, want, n);
+        run(scalar, dtype, 0, in, want, n);
         for (size_t t = 0; t < count; t++) {
             if (tables[t] == scalar) continue;
             kt_compared++;
-            kt_op_now->run(tables[t], dtype, 0, in, got, n);
+            run(tables[t], dtype, 0, in, got, n);
             mg_checks_done++;
             if (memcmp(want, got, bytes) != 0) kt_report_first_difference(tables[t], dtype, in, want, got, n, what);
         }

@@ -135,6 +135,9 @@ static inline void kt_run2(int dtype, const void *a, const void *b, void *out, s
 static size_t kt_tables(const void **tables, size_t capacity);
 /* Every table's output against the scalar table's, bit for bit (one failure per table) */
 static void kt_same_bits(int dtype, const void *const *in, size_t n, const char *what);
+/* The same for another way of running a table (an operator's own entry, such as a path of
+   its kernel) */
+static void kt_same_bits_run(kt_run_fn run, int dtype, const void *const *in, size_t n, const char *what);
 /* Placements: KT_OUT_APART (out a buffer of its own) or KT_OUT_IS(k) (out is input k) */
 #define KT_OUT_APART 1u
 #define KT_OUT_IS(k) (2u << (k))

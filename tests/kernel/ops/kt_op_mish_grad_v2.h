@@ -385,30 +385,23 @@ static void kg_bit_f32_special_values_match_scalar(void) {
    shared suites compare the operator's tiles, which reach the general path's middle and high
    regions only with g = +-inf or NaN. The accuracy sample with each g of the accuracy tests,
    then special values as both inputs. */
-static void kg_general_same_bits(const float *g, const float *x, size_t n, const char *what) {
-    const void *tables[KT_MAX_TABLES];
-    const size_t count = kt_tables(tables, KT_MAX_TABLES);
-    const mish_grad_v2_kernels *scalar = kt_op_now->for_isa("scalar");
-    float *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
-    MG_CHECK(want != NULL && got != NULL && scalar != NULL && scalar->f32_general != NULL);
-    if (want != NULL && got != NULL && scalar != NULL && scalar->f32_general != NULL) {
-        scalar->f32_general(g, x, want, n);
-        for (size_t t = 0; t < count; t++) {
-            const mish_grad_v2_kernels *k = tables[t];
-            mg_checks_done++;
-            if (k->f32_general == NULL) { MG_FAIL("%s: no f32_general", k->isa); continue; }
-            if (k == scalar) continue;
-            k->f32_general(g, x, got, n);
-            for (size_t i = 0; i < n; i++) {
-                if (kt_bits(want[i]) == kt_bits(got[i])) continue;
-                MG_FAIL("f32_general %s %s[%zu]: g=%a x=%a scalar 0x%08x, %s 0x%08x", k->isa, what, i, (double)g[i],
-                        (double)x[i], kt_bits(want[i]), k->isa, kt_bits(got[i]));
-                break;
-            }
-        }
+static void kg_run_general(const void *table, int dtype, int streamed, const void *const *in, void *out, size_t n) {
+    (void)dtype;
+    (void)streamed;
+    const mish_grad_v2_kernels *k = table;
+    if (k->f32_general == NULL) {
+        MG_FAIL("%s: no f32_general", k->isa);
+        memset(out, 0, n * sizeof(float));
+        return;
     }
-    free(want);
-    free(got);
+    k->f32_general(in[0], in[1], out, n);
+}
+
+static void kg_general_same_bits(const float *g, const float *x, size_t n, const char *what) {
+    const void *in[2] = {g, x};
+    char named[64];
+    snprintf(named, sizeof named, "f32_general %s", what);
+    kt_same_bits_run(kg_run_general, 0, in, n, named);
 }
 
 static void kg_bit_f32_general_matches_scalar(void) {
