@@ -89,7 +89,7 @@ struct buffer_object {
     size_t size;
 };
 
-static pthread_mutex_t buffer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t buffer_lock = RT_MUTEX_INITIALIZER;
 
 /* fork(): a child must not inherit this lock held (its first getter or update of a data buffer
    would hang for ever); every critical section is a few loads and stores. */
@@ -136,7 +136,7 @@ aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)
     lock_buffers();
     buffer->data = data;
     buffer->size = size;
-    pthread_mutex_unlock(&buffer_lock);
+    RT_UNLOCK(&buffer_lock);
     mgrt_handle_unpin(dataBuffer);
     return ACL_SUCCESS;
 }
@@ -147,7 +147,7 @@ static int read_buffer(const char *api, const aclDataBuffer *handle, void **data
     lock_buffers();
     *data = buffer->data;
     *size = buffer->size;
-    pthread_mutex_unlock(&buffer_lock);
+    RT_UNLOCK(&buffer_lock);
     mgrt_handle_unpin(handle);
     return 1;
 }

@@ -19,7 +19,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
     aclError status = stream_hold(api, stream_handle, &h);
     if (status != ACL_SUCCESS) return status;
     char name[64];
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     subscriber *sub = find_subscriber_locked(threadId);
     if (h.s->sub != NULL) {
         status = mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SUBSCRIBE,
@@ -45,7 +45,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
             h.s->sub = sub;
         }
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     stream_release_held(&h);
     return status;
 }
@@ -56,7 +56,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
     aclError status = stream_hold(api, stream_handle, &h);
     if (status != ACL_SUCCESS) return status;
     char name[64];
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     /* CANN's CbSubscribe::Delete: a stream nobody subscribed to is 107011; one another thread
        subscribed to is 107012. */
     if (h.s->sub == NULL) {
@@ -73,7 +73,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream_handle) {
         h.s->sub = NULL;
         pthread_cond_broadcast(&stream_progress); /* a waiter with no stream left goes (ProcessReport) */
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     stream_release_held(&h);
     return status;
 }
@@ -95,7 +95,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
     report *rep = mgrt_calloc(1, sizeof *rep);
     char name[64];
     stream_hold_if_late(api);
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     if (node == NULL || rep == NULL) {
         status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
     } else if (!stream_accepting_work) {
@@ -115,7 +115,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
         mgrt_free(node);
         mgrt_free(rep);
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     stream_release_held(&h);
     return status;
 }
@@ -130,10 +130,10 @@ aclError aclrtProcessReport(int32_t timeout) {
                             "milliseconds > 0",
                             (int)timeout);
     uint64_t me = (uint64_t)pthread_self();
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     subscriber *sub = find_subscriber_locked(me);
     if (sub == NULL || sub->closed || (sub->streams == 0 && sub->head == NULL)) {
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         return mgrt_fail_at(api, ACL_ERROR_RT_THREAD_SUBSCRIBE,
                             "aclrtProcessReport: the calling thread (%llu) is not subscribed to any stream "
                             "(aclrtSubscribeReport)",
@@ -148,9 +148,9 @@ aclError aclrtProcessReport(int32_t timeout) {
        nothing can come any more, and a wait without limit hung for good (round-3 attack). */
     while (sub->head == NULL && !sub->closed && sub->streams > 0 && !timed_out) {
         if (timeout < 0)
-            pthread_cond_wait(&stream_progress, &stream_lock);
+            RT_WAIT(&stream_progress, &stream_lock);
         else
-            timed_out = pthread_cond_timedwait(&stream_progress, &stream_lock, &deadline) == ETIMEDOUT && sub->head == NULL;
+            timed_out = RT_TIMEDWAIT(&stream_progress, &stream_lock, &deadline) == ETIMEDOUT && sub->head == NULL;
     }
     sub->waiters--;
     if (sub->closed || timed_out || sub->head == NULL) {
@@ -158,7 +158,7 @@ aclError aclrtProcessReport(int32_t timeout) {
         const int closed = sub->closed || !stream_accepting_work, orphaned = !closed && !timed_out;
         if (closed) pthread_cond_broadcast(&stream_progress); /* aclFinalize waits for the waiters */
         if (orphaned) stream_forget_subscriber_locked(sub);
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         if (closed)
             return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE,
                                 "aclrtProcessReport: aclFinalize ran while the thread waited for callbacks; the "
@@ -175,19 +175,19 @@ aclError aclrtProcessReport(int32_t timeout) {
     report *list = sub->head;
     sub->head = sub->tail = NULL;
     stream_forget_subscriber_locked(sub); /* unsubscribed from every stream meanwhile */
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     while (list != NULL) {
         report *next = list->next;
         if (list->block) rt_blocking_callback_enter();
         list->fn(list->user_data);
         if (list->block) rt_blocking_callback_leave();
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         if (!list->block || list->abandoned)
             mgrt_free(list);
         else
             list->done = 1; /* the stream frees it as it moves on */
         pthread_cond_broadcast(&stream_progress);
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         list = next;
     }
     return ACL_SUCCESS;

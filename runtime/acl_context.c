@@ -18,7 +18,7 @@
 #include "mgrt_handle.h"
 #include "runtime_internal.h"
 
-static pthread_mutex_t context_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t context_lock = RT_MUTEX_INITIALIZER;
 /* The default context of device 0: created by the first aclrtSetDevice after aclInit. */
 static void *default_context_token;
 static int device_set_count; /* aclrtSetDevice calls not yet undone by aclrtResetDevice */
@@ -98,7 +98,7 @@ aclError rt_require_context(const char *api) {
 aclError aclrtSetDevice(int32_t deviceId) {
     aclError status = check_device("aclrtSetDevice", deviceId);
     if (status != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&context_lock);
+    RT_LOCK(&context_lock);
     if (default_context_token == NULL ||
         mgrt_handle_state_of(default_context_token, MGRT_HANDLE_CONTEXT) != MGRT_HANDLE_LIVE)
         status = new_context("aclrtSetDevice", 1, &default_context_token);
@@ -106,7 +106,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
         device_set_count++;
         current_context_token = default_context_token;
     }
-    pthread_mutex_unlock(&context_lock);
+    RT_UNLOCK(&context_lock);
     return status;
 }
 
@@ -119,9 +119,9 @@ static aclError reset_device(const char *api, int32_t deviceId, int force) {
     if (status != ACL_SUCCESS) return status;
     /* It may drain the callback's own stream: from inside a blocking callback it hung. */
     if ((status = rt_refuse_in_blocking_callback(api)) != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&context_lock);
+    RT_LOCK(&context_lock);
     if (device_set_count == 0) {
-        pthread_mutex_unlock(&context_lock);
+        RT_UNLOCK(&context_lock);
         return mgrt_fail_at(api, ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
                             "%s: device %d: the device has not been set or has already been reset", api,
                             (int)deviceId);
@@ -132,7 +132,7 @@ static aclError reset_device(const char *api, int32_t deviceId, int force) {
         released = default_context_token;
         default_context_token = NULL;
     }
-    pthread_mutex_unlock(&context_lock);
+    RT_UNLOCK(&context_lock);
     if (released == NULL) return ACL_SUCCESS;
     /* The context first, so that no thread creates a stream in it any more. Its default
        stream drains as it goes (context_destroy); other threads whose current context it
@@ -230,12 +230,12 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
 }
 
 void rt_contexts_finalize(void) {
-    pthread_mutex_lock(&context_lock);
+    RT_LOCK(&context_lock);
     /* The default context is the runtime's, not a leak: released quietly. */
     if (default_context_token != NULL) mgrt_handle_release(default_context_token, MGRT_HANDLE_CONTEXT);
     default_context_token = NULL;
     device_set_count = 0;
-    pthread_mutex_unlock(&context_lock);
+    RT_UNLOCK(&context_lock);
     /* Every context (the default one too) is reclaimed with the other handles. The calling
        thread's token goes stale; other threads' tokens are stale too, and resolve to nothing. */
     current_context_token = NULL;

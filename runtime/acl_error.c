@@ -99,7 +99,7 @@ static int print_to_stdout(void) {
 /* Guards the file and where it should be; held while a line is written to it, so lines
    from several threads do not interleave. Taken around fork() (pthread_atfork), so a child
    never inherits it held. */
-static pthread_mutex_t log_file_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t log_file_lock = RT_MUTEX_INITIALIZER;
 static char log_root[LOG_PATH_CAPACITY]; /* the directory the environment names ("": none) */
 static FILE *log_file;
 static pid_t log_file_pid;               /* the process that opened log_file */
@@ -107,11 +107,11 @@ static char log_file_root[LOG_PATH_CAPACITY];
 static int log_file_failed;              /* opening under log_root failed: stderr until it changes */
 static pthread_once_t log_atfork_once = PTHREAD_ONCE_INIT;
 
-static void log_fork_prepare(void) { pthread_mutex_lock(&log_file_lock); }
-static void log_fork_parent(void) { pthread_mutex_unlock(&log_file_lock); }
+static void log_fork_prepare(void) { RT_LOCK(&log_file_lock); }
+static void log_fork_parent(void) { RT_UNLOCK(&log_file_lock); }
 static void log_fork_child(void) {
     log_file_failed = 0; /* the child opens its own file at its first line */
-    pthread_mutex_unlock(&log_file_lock);
+    rt_mutex_reinit(&log_file_lock); /* the child's thread is not the owner the lock recorded */
 }
 static void register_log_atfork(void) { pthread_atfork(log_fork_prepare, log_fork_parent, log_fork_child); }
 
@@ -177,10 +177,10 @@ static FILE *log_file_locked(void) {
 
 void rt_log_configure(void) {
     pthread_once(&log_atfork_once, register_log_atfork);
-    pthread_mutex_lock(&log_file_lock);
+    RT_LOCK(&log_file_lock);
     choose_log_root_locked();
     log_file_failed = 0; /* try again: the directory may exist now */
-    pthread_mutex_unlock(&log_file_lock);
+    RT_UNLOCK(&log_file_lock);
     atomic_store(&log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", MGRT_LOG_ERROR, 0, 4));
     atomic_store(&log_to_stdout, print_to_stdout());
     atomic_store(&log_configured, 1);
@@ -227,7 +227,7 @@ static void log_vprint(int level, const char *module, const char *fmt, va_list a
     const int to_stdout = atomic_load(&log_to_stdout);
     /* One fprintf per line (under the file's lock, or stdio's own) so lines from several
        threads do not interleave. */
-    if (!to_stdout) pthread_mutex_lock(&log_file_lock);
+    if (!to_stdout) RT_LOCK(&log_file_lock);
     FILE *file = to_stdout ? NULL : log_file_locked();
     FILE *out = to_stdout ? stdout : file != NULL ? file : stderr;
     fprintf(out, "[%s] MISHGRAD(%ld,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld [%s] %s\n",
@@ -235,7 +235,7 @@ static void log_vprint(int level, const char *module, const char *fmt, va_list a
             local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
             (long)(now.tv_usec / 1000), (long)(now.tv_usec % 1000), module, message);
     fflush(out);
-    if (!to_stdout) pthread_mutex_unlock(&log_file_lock);
+    if (!to_stdout) RT_UNLOCK(&log_file_lock);
 }
 
 void mgrt_log(int level, const char *module, const char *fmt, ...) {

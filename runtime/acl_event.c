@@ -8,9 +8,9 @@
 /* ---- events -------------------------------------------------------------------------------------------- */
 
 static void event_handle_destroyed(void *object) {
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     stream_event_unref_locked(object);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
 }
 
 /* RT_EVENT_DDSYNC: CANN's runtime takes it, acl_rt.h names no ACL_EVENT_* for it. */
@@ -144,7 +144,7 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
     }
     task_node *node = stream_node_new(kind);
     stream_hold_if_late(api);
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     if (node == NULL) {
         status = mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory", api);
     } else if (!stream_accepting_work) {
@@ -191,7 +191,7 @@ static aclError queue_event_node(const char *api, aclrtEvent handle, aclrtStream
             mgrt_free(node);
         }
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     stream_release_held(&h);
     mgrt_handle_unpin(handle);
     return status;
@@ -223,14 +223,14 @@ static aclError query_event(const char *api, aclrtEvent handle, int *complete, e
                             "%s: event %p comes from aclrtCreateEventExWithFlag, which this query does not support",
                             api, handle);
     }
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     *complete = waits ? ev->waits_done == ev->waits_queued : ev->completed == ev->records;
     /* Event::QueryEventStatus with no record: RECORDED for Ex events, INIT (not ready) for
        the others. */
     if (what == QUERY_RECORDED && ev->records == 0 && ev->made_by != 2) *complete = 0;
     /* A record still pending behind a lone task: let the worker run it, so polling ends. */
     if (!*complete && !waits && ev->record_stream != NULL) stream_wake_worker_locked(ev->record_stream);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     mgrt_handle_unpin(handle);
     return ACL_SUCCESS;
 }
@@ -273,7 +273,7 @@ static aclError synchronize_event(const char *api, aclrtEvent handle, int32_t ti
     if (status != ACL_SUCCESS) return status;
     event *ev = pin_event(api, handle, &status);
     if (ev == NULL) return status;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     const uint64_t target = ev->records;
     struct timespec deadline = stream_deadline_after(timeout > 0 ? timeout : 0);
     int timed_out = 0, deadlocked = 0;
@@ -288,12 +288,12 @@ static aclError synchronize_event(const char *api, aclrtEvent handle, int32_t ti
         }
         if (timeout >= 0) stream_wake_worker_locked(s);
         if (timeout < 0)
-            pthread_cond_wait(&stream_progress, &stream_lock);
+            RT_WAIT(&stream_progress, &stream_lock);
         else if (timeout == 0 ||
-                 (pthread_cond_timedwait(&stream_progress, &stream_lock, &deadline) == ETIMEDOUT && ev->completed < target))
+                 (RT_TIMEDWAIT(&stream_progress, &stream_lock, &deadline) == ETIMEDOUT && ev->completed < target))
             timed_out = 1;
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     mgrt_handle_unpin(handle);
     if (deadlocked) return stream_waits_for_own_callback(api, "the stream of the event's record");
     if (timed_out)
@@ -320,7 +320,7 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
         mgrt_handle_unpin(startEvent);
         return status;
     }
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     const char *which = NULL;
     int never = 0;
     if (start->records == 0 || end->records == 0) {
@@ -330,7 +330,7 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
         which = start->completed != start->records ? "startEvent" : "endEvent";
     }
     uint64_t t0 = start->stamp_ns, t1 = end->stamp_ns;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     mgrt_handle_unpin(startEvent);
     mgrt_handle_unpin(endEvent);
     if (which != NULL && never) /* CANN: "event recorder null" */

@@ -13,7 +13,7 @@
 
 #define DEFAULT_SOC_NAME "MishGradV2-CPU"
 
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t init_lock = RT_MUTEX_INITIALIZER;
 /* Guarded by init_lock. CANN counts aclInit calls for aclFinalizeReference: the first sets
    1, each repeated one (still ACL_ERROR_REPEAT_INITIALIZE) adds 1. */
 static uint64_t init_references;
@@ -119,7 +119,7 @@ aclError aclInit(const char *configPath) {
     aclError status = rt_refuse_if_forked("aclInit");
     if (status != ACL_SUCCESS) return status;
     rt_state_watch_fork();
-    pthread_mutex_lock(&init_lock);
+    RT_LOCK(&init_lock);
     rt_log_configure();
     if (mgrt_initialized()) {
         init_references++;
@@ -138,7 +138,7 @@ aclError aclInit(const char *configPath) {
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclInit: device 0 is this CPU, SoC profile %s (%s), %d threads",
                  soc_name, soc_profile.product, mgrt_num_threads());
     }
-    pthread_mutex_unlock(&init_lock);
+    RT_UNLOCK(&init_lock);
     return status;
 }
 
@@ -171,7 +171,7 @@ static aclError repeat_finalize(const char *api) {
 aclError aclFinalize(void) {
     aclError status = rt_refuse_if_forked("aclFinalize");
     if (status != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&init_lock);
+    RT_LOCK(&init_lock);
     if (mgrt_initialized()) {
         /* Whatever the aclInit count: aclFinalizeReference is the counted form. */
         finalize_locked();
@@ -182,14 +182,14 @@ aclError aclFinalize(void) {
         mgrt_log(MGRT_LOG_INFO, "RUNTIME", "aclFinalize: aclInit has not been called; nothing to release");
         finalized = 1;
     }
-    pthread_mutex_unlock(&init_lock);
+    RT_UNLOCK(&init_lock);
     return status;
 }
 
 aclError aclFinalizeReference(uint64_t *refCount) {
     aclError status = rt_refuse_if_forked("aclFinalizeReference");
     if (status != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&init_lock);
+    RT_LOCK(&init_lock);
     if (init_references == 0) {
         status = mgrt_fail_at("aclFinalizeReference", ACL_ERROR_REPEAT_FINALIZE,
                               "aclFinalizeReference: no aclInit reference is left (aclInit not called, or every "
@@ -201,7 +201,7 @@ aclError aclFinalizeReference(uint64_t *refCount) {
                  (unsigned long long)init_references);
     }
     if (status == ACL_SUCCESS && refCount != NULL) *refCount = init_references;
-    pthread_mutex_unlock(&init_lock);
+    RT_UNLOCK(&init_lock);
     return status;
 }
 

@@ -42,7 +42,7 @@ typedef struct block_table {
 } block_table;
 
 static pthread_rwlock_t life = PTHREAD_RWLOCK_INITIALIZER;
-static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t memory_lock = RT_MUTEX_INITIALIZER;
 static block_table device_blocks;
 static block_table host_blocks;
 static pthread_cond_t pins_dropped = PTHREAD_COND_INITIALIZER;
@@ -117,39 +117,39 @@ static const block *table_overlapping(const block_table *table, uintptr_t addres
 
 rt_device_range rt_memory_device_range(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return RT_RANGE_NOT_DEVICE;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     const block *b = table_covering(&device_blocks, (uintptr_t)ptr, bytes);
     rt_device_range kind = b == NULL ? RT_RANGE_NOT_DEVICE : b->registered ? RT_RANGE_REGISTERED : RT_RANGE_MALLOCED;
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return kind;
 }
 
 int mgrt_range_is_live(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return 0;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     int live = table_covering(&device_blocks, (uintptr_t)ptr, bytes) != NULL;
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return live;
 }
 
 int mgrt_device_extent(const void *ptr, uintptr_t *base, uint64_t *bytes) {
     if (ptr == NULL) return 0;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     const block *b = table_covering(&device_blocks, (uintptr_t)ptr, 1);
     if (b != NULL) {
         *base = b->base;
         *bytes = b->size;
     }
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return b != NULL;
 }
 
 int mgrt_mem_pin(const void *ptr, uint64_t bytes) {
     if (ptr == NULL) return 0;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     block *b = (block *)table_covering(&device_blocks, (uintptr_t)ptr, bytes);
     if (b != NULL) b->pins++;
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return b != NULL;
 }
 
@@ -166,10 +166,10 @@ static void *unpin_locked(block_table *table, block *b) {
 }
 
 void mgrt_mem_unpin(const void *ptr) {
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     size_t at = ptr == NULL ? (size_t)-1 : find_block_at_or_below(&device_blocks, (uintptr_t)ptr);
     void *memory = at == (size_t)-1 ? NULL : unpin_locked(&device_blocks, &device_blocks.blocks[at]);
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     free(memory);
 }
 
@@ -180,7 +180,7 @@ void mgrt_mem_unpin(const void *ptr) {
 size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t tokens[2]) {
     size_t count = 0;
     if (ptr == NULL || bytes == 0) return 0;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     for (int host = 0; host <= 1; host++) {
         block_table *table = host ? &host_blocks : &device_blocks;
         block *b = (block *)(live_only ? table_covering : table_holding)(table, (uintptr_t)ptr, bytes);
@@ -188,16 +188,16 @@ size_t rt_memory_hold(const void *ptr, uint64_t bytes, int live_only, uintptr_t 
         b->pins++;
         tokens[count++] = b->base | (host ? HOLD_HOST_BIT : 0);
     }
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return count;
 }
 
 void rt_memory_drop(uintptr_t token) {
     block_table *table = token & HOLD_HOST_BIT ? &host_blocks : &device_blocks;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     block *b = table_find(table, token & ~HOLD_HOST_BIT);
     void *memory = b == NULL ? NULL : unpin_locked(table, b);
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     free(memory);
 }
 
@@ -205,7 +205,7 @@ void rt_memory_drop(uintptr_t token) {
    no pin is held (runtime_internal.h). */
 int rt_memory_unregister_begin(const void *ptr) {
     const uintptr_t base = (uintptr_t)ptr;
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     block *b = table_find(&device_blocks, base);
     int found = b != NULL && !b->dying && b->registered;
     if (found) {
@@ -213,32 +213,32 @@ int rt_memory_unregister_begin(const void *ptr) {
         for (;;) { /* the table may move while we wait: look the block up again each time */
             b = table_find(&device_blocks, base);
             if (b->pins == 0) break;
-            pthread_cond_wait(&pins_dropped, &memory_lock);
+            RT_WAIT(&pins_dropped, &memory_lock);
         }
     }
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return found;
 }
 
 int rt_memory_is_page_locked_host(const void *ptr, uint64_t bytes) {
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     int pinned = table_covering(&host_blocks, (uintptr_t)ptr, bytes) != NULL;
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return pinned || rt_memory_device_range(ptr, bytes) == RT_RANGE_REGISTERED;
 }
 
 int rt_memory_in_host_block(const void *ptr, uint64_t bytes) {
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     int host_block = table_covering(&host_blocks, (uintptr_t)ptr, bytes) != NULL;
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     return host_block;
 }
 
 void rt_memory_unregister_end(const void *ptr) {
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     block *b = table_find(&device_blocks, (uintptr_t)ptr);
     if (b != NULL) table_remove(&device_blocks, b);
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
 }
 
 /* ---- entering a memory call ------------------------------------------------------------------ */
@@ -302,9 +302,9 @@ static aclError allocate(const char *api, block_table *table, void **ptr, size_t
     void *memory = aligned_block(table == &device_blocks ? DEVICE_ALIGNMENT : HOST_REGISTER_ALIGNMENT, size);
     if (memory == NULL)
         return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot allocate %zu bytes", api, size));
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     int recorded = table_insert(table, (uintptr_t)memory, size, 0);
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     if (!recorded) {
         free(memory);
         return leave(mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot record a new block", api));
@@ -360,7 +360,7 @@ static aclError release(const char *api, block_table *table, void *ptr) {
     if (status != ACL_SUCCESS) return status;
     int device = table == &device_blocks;
     if (ptr == NULL) return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, device ? "devPtr" : "hostPtr"));
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     block *b = table_find(table, (uintptr_t)ptr);
     int live = b != NULL && !b->dying;
     int registered = live && b->registered;
@@ -377,7 +377,7 @@ static aclError release(const char *api, block_table *table, void *ptr) {
             table_remove(table, b);
         }
     }
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     if (registered)
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                                   "%s: %p is host memory registered by aclrtHostRegister; release it with "
@@ -429,13 +429,13 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
         return leave(mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM,
                                   "aclrtHostRegister: [%p, +%llu bytes) wraps around the address space", ptr,
                                   (unsigned long long)size));
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     const block *clash = table_overlapping(&device_blocks, (uintptr_t)ptr, size);
     int registered_clash = clash != NULL && clash->registered;
     uintptr_t clash_base = clash ? clash->base : 0;
     size_t clash_size = clash ? clash->size : 0;
     int recorded = clash == NULL && table_insert(&device_blocks, (uintptr_t)ptr, (size_t)size, 1);
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     if (registered_clash)
         return leave(mgrt_fail_at(api, ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
                                   "aclrtHostRegister: [%p, +%llu bytes) overlaps the registered range [%p, +%zu "
@@ -493,9 +493,9 @@ static size_t release_table(block_table *table) {
 size_t rt_memory_release_all(void) {
     /* Waits for every memory call in flight; later ones see the runtime finalized. */
     pthread_rwlock_wrlock(&life);
-    pthread_mutex_lock(&memory_lock);
+    RT_LOCK(&memory_lock);
     size_t count = release_table(&device_blocks) + release_table(&host_blocks);
-    pthread_mutex_unlock(&memory_lock);
+    RT_UNLOCK(&memory_lock);
     pthread_rwlock_unlock(&life);
     return count;
 }

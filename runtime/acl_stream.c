@@ -18,24 +18,24 @@ static aclError create_stream(const char *api, aclrtStream *handle, uint32_t pri
     stream *s = NULL;
     if ((status = stream_new(api, NULL, &s)) != ACL_SUCCESS) return status;
     /* The stream is in the live list already (aclFinalize reads it): set it up under stream_lock */
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     s->context_token = context_token;
     s->priority = priority;
     s->flags = flags;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     void *token = mgrt_handle_register(MGRT_HANDLE_STREAM, s, stream_handle_destroyed);
     if (token == NULL) {
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         s->released = 1;
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         stream_unpin(s);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering a stream", api);
     }
     stream_hold_if_late(api);
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     const int late = !stream_accepting_work || s->released; /* aclFinalize began: hand nothing out */
     if (!late) s->token = token;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     if (late) {
         mgrt_handle_release(token, MGRT_HANDLE_STREAM); /* marks it released; our pin defers */
         stream_unpin(s);
@@ -70,7 +70,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *handle, uint32_t priority, uin
 static size_t drop_queued_locked(stream *s) {
     task_node *dropped_head = s->head;
     s->head = s->tail = NULL;
-    while (s->running) pthread_cond_wait(&stream_progress, &stream_lock);
+    while (s->running) RT_WAIT(&stream_progress, &stream_lock);
     size_t dropped = 0;
     while (dropped_head != NULL) {
         task_node *node = dropped_head;
@@ -91,18 +91,18 @@ static aclError destroy_stream(const char *api, aclrtStream handle, int force) {
                             api);
     held_stream h;
     if ((status = stream_hold_to_destroy(api, handle, &h)) != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     if (force) {
         size_t dropped = drop_queued_locked(h.s);
         if (dropped > 0)
             mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "%s: dropped %zu queued node(s) that had not started", api, dropped);
     } else if (stream_wait_locked(h.s, h.s->queued, -1) == EDEADLK) {
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         stream_release_held(&h);
         char name[64];
         return stream_waits_for_own_callback(api, stream_name(handle, name, sizeof name));
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     int won = mgrt_handle_release(handle, MGRT_HANDLE_STREAM);
     stream_release_held(&h); /* the last pin: the stream retires here (or with a racing user's pin) */
     if (!won)
@@ -142,12 +142,12 @@ aclError aclrtStreamQuery(aclrtStream handle, aclrtStreamStatus *status_out) {
     if (status_out == NULL) return mgrt_fail_at(api, ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status is NULL");
     held_stream h;
     if ((status = stream_hold(api, handle, &h)) != ACL_SUCCESS) return status;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     int done = h.s->finished == h.s->queued;
     /* A lone task may be waiting for a synchronize to run it: a program polling this call
        must see it finish, so hand the work to the worker. */
     if (!done) stream_wake_worker_locked(h.s);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     stream_release_held(&h);
     *status_out = done ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -166,11 +166,11 @@ size_t rt_streams_release_of_context(const void *context_token) {
     size_t released = 0;
     for (long i = 0; i < count; i++) {
         stream *s = pinned[i];
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         int mine = s->token != NULL && !s->released && s->context_token == context_token;
         if (mine) stream_wait_locked(s, s->queued, -1);
         void *token = s->token;
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         /* The handle goes stale now; the stream retires with its last pin (ours, or a
            racing call's), its worker finishing whatever that call still queued. */
         if (mine && mgrt_handle_release(token, MGRT_HANDLE_STREAM)) released++;
@@ -244,14 +244,14 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
     aclError status = stream_hold_own(api, handle, &h);
     if (status == ACL_SUCCESS) {
         stream_hold_if_late(api);
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         status = stream_accepting_work ? stream_append_locked(api, h.s, handle, node, work_elements >= WAKE_WORKER_ELEMENTS)
                                 : mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
         if (status == ACL_SUCCESS) {
             node->injected_fault = rt_fault_step_planned();
             if (sequence) *sequence = node->sequence;
         }
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
     }
     if (status != ACL_SUCCESS) {
         stream_node_free(node);
@@ -297,9 +297,9 @@ aclError rt_stream_submit_acl(const char *api, aclrtStream handle, mgrt_task_run
        error, if any, stays for the stream's synchronize. */
     /* Not behind a blocking callback this thread runs: the copy would wait for itself (the
        caller staged a pageable source, so the bytes are taken already). */
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     if (!stream_blocked_by_my_callback_locked(h.s)) stream_wait_locked(h.s, sequence, -1);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     stream_release_held(&h);
     return ACL_SUCCESS;
 }

@@ -36,7 +36,7 @@ struct tensor_desc {
     aclMemType mem_type;
 };
 
-static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t desc_lock = RT_MUTEX_INITIALIZER;
 
 /* fork(): a child must not inherit this lock held (its first getter or setter of a tensor
    description would hang for ever); every critical section is a few loads and stores. */
@@ -154,7 +154,7 @@ static aclError set_ranges(const char *api, aclTensorDesc *desc, size_t count, i
         d->shape_ranges = copy;
         d->num_shape_ranges = count;
     }
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_free(old);
     mgrt_handle_unpin(desc);
     return ACL_SUCCESS;
@@ -182,7 +182,7 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc) {
     if (d == NULL) return ACL_FORMAT_UNDEFINED;
     lock_descs();
     aclFormat format = d->format;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_handle_unpin(desc);
     return format;
 }
@@ -202,7 +202,7 @@ static size_t element_count(const char *api, const aclTensorDesc *desc) {
         }
         count *= (size_t)dim;
     }
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_handle_unpin(desc);
     return count;
 }
@@ -228,7 +228,7 @@ size_t aclGetTensorDescNumDims(const aclTensorDesc *desc) {
     if (d == NULL) return 0;
     lock_descs();
     size_t n = d->num_dims > 0 && d->dims[0] == -2 ? (size_t)ACL_UNKNOWN_RANK : d->num_dims;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_handle_unpin(desc);
     return n;
 }
@@ -244,7 +244,7 @@ static aclError get_dim(const char *api, const aclTensorDesc *desc, size_t index
     n = d->num_dims;
     if (index < n) *dim = d->dims[index];
     else status = ACL_ERROR_INVALID_PARAM;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_handle_unpin(desc);
     if (status != ACL_SUCCESS)
         return mgrt_fail_at(api, status, "%s: index %zu is out of range (the shape has %zu dims)", api, index, n);
@@ -285,7 +285,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_
         } else {
             status = ACL_ERROR_INVALID_PARAM;
         }
-        pthread_mutex_unlock(&desc_lock);
+        RT_UNLOCK(&desc_lock);
         if (status != ACL_SUCCESS)
             mgrt_fail_at(api, status, "%s: index %zu is out of range (%zu shape ranges set)", api, index, n);
     }
@@ -308,7 +308,7 @@ void aclSetTensorDescName(aclTensorDesc *desc, const char *name) {
     lock_descs();
     char *old = d->name;
     d->name = copy;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     if (old != empty_name) mgrt_free(old);
     mgrt_handle_unpin(desc);
 }
@@ -319,7 +319,7 @@ const char *aclGetTensorDescName(aclTensorDesc *desc) {
     if (d == NULL) return "";
     lock_descs();
     const char *name = d->name;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_handle_unpin(desc);
     return name;
 }
@@ -345,7 +345,7 @@ static aclError set_format(const char *api, aclTensorDesc *desc, aclFormat forma
     lock_descs();
     if (field == ORIGIN_FORMAT) d->format = format;
     else d->storage_format = format;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_handle_unpin(desc);
     return ACL_SUCCESS;
 }
@@ -380,7 +380,7 @@ static aclError set_shape(const char *api, aclTensorDesc *desc, int numDims, con
         d->storage_dims = copy;
         d->num_storage_dims = (size_t)numDims;
     }
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_free(old);
     mgrt_handle_unpin(desc);
     return ACL_SUCCESS;
@@ -449,7 +449,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc *desc, const char *dynamicInputN
     lock_descs();
     char *old = d->dynamic_input;
     d->dynamic_input = copy;
-    pthread_mutex_unlock(&desc_lock);
+    RT_UNLOCK(&desc_lock);
     mgrt_free(old);
     mgrt_handle_unpin(desc);
     return ACL_SUCCESS;
@@ -468,7 +468,7 @@ aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length)
         lock_descs();
         d->const_data = dataBuffer;
         d->const_length = length;
-        pthread_mutex_unlock(&desc_lock);
+        RT_UNLOCK(&desc_lock);
     }
     mgrt_handle_unpin(desc);
     return status;
@@ -484,7 +484,7 @@ aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType) {
     } else {
         lock_descs();
         d->mem_type = memType;
-        pthread_mutex_unlock(&desc_lock);
+        RT_UNLOCK(&desc_lock);
     }
     mgrt_handle_unpin(desc);
     return status;

@@ -41,7 +41,7 @@ typedef struct slot {
     uint8_t occupied;       /* live, or released but still pinned */
 } slot;
 
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t registry_lock = RT_MUTEX_INITIALIZER;
 static slot *chunks[MAX_CHUNKS];
 static uint32_t slots_made;                  /* slots ever handed out of the chunks */
 static uint32_t free_head = NO_SLOT, free_tail = NO_SLOT;
@@ -141,7 +141,7 @@ void *mgrt_handle_register(mgrt_handle_kind kind, void *object, mgrt_handle_dest
         live_by_kind[kind]++;
         token = make_token(index, s->generation);
     }
-    pthread_mutex_unlock(&registry_lock);
+    RT_UNLOCK(&registry_lock);
     return token;
 }
 
@@ -153,7 +153,7 @@ void *mgrt_handle_pin(const void *token, mgrt_handle_kind kind) {
         s->pins++;
         object = s->object;
     }
-    pthread_mutex_unlock(&registry_lock);
+    RT_UNLOCK(&registry_lock);
     return object;
 }
 
@@ -171,7 +171,7 @@ void mgrt_handle_unpin(const void *token) {
             retire_slot(index_of(token), s);
         }
     }
-    pthread_mutex_unlock(&registry_lock);
+    RT_UNLOCK(&registry_lock);
     if (destroy != NULL) destroy(object);
 }
 
@@ -196,7 +196,7 @@ int mgrt_handle_release(const void *token, mgrt_handle_kind kind) {
         released = 1;
         now = release_locked(index_of(token), s, &object, &destroy);
     }
-    pthread_mutex_unlock(&registry_lock);
+    RT_UNLOCK(&registry_lock);
     if (now && destroy != NULL) destroy(object);
     return released;
 }
@@ -214,7 +214,7 @@ mgrt_handle_state mgrt_handle_state_of(const void *token, mgrt_handle_kind kind)
         else if (s->occupied || s->generation == GEN_MASK)
             state = MGRT_HANDLE_STALE; /* released, still pinned; or a retired slot */
     }
-    pthread_mutex_unlock(&registry_lock);
+    RT_UNLOCK(&registry_lock);
     return state;
 }
 
@@ -241,7 +241,7 @@ const char *mgrt_handle_describe(const void *token, mgrt_handle_kind kind) {
         lock_registry();
         slot *s = live_slot(token);
         if (s != NULL) actual = s->kind;
-        pthread_mutex_unlock(&registry_lock);
+        RT_UNLOCK(&registry_lock);
         if (actual < 0) return "is stale (already destroyed or released, or reclaimed by aclFinalize)";
         pthread_once(&phrases_once, build_phrases);
         return other_kind_phrases[kind][actual];
@@ -254,7 +254,7 @@ size_t mgrt_handle_live_count(mgrt_handle_kind kind) {
     if ((unsigned)kind >= MGRT_HANDLE_KIND_COUNT) return 0;
     lock_registry();
     size_t count = live_by_kind[kind];
-    pthread_mutex_unlock(&registry_lock);
+    RT_UNLOCK(&registry_lock);
     return count;
 }
 
@@ -300,7 +300,7 @@ size_t mgrt_handle_reclaim_all(void) {
                 count++;
             }
         }
-        pthread_mutex_unlock(&registry_lock);
+        RT_UNLOCK(&registry_lock);
         for (size_t i = 0; i < count; i++) list[i].destroy(list[i].object);
         free(list);
         if (live == 0) break;

@@ -3,6 +3,7 @@
 #define RUNTIME_INTERNAL_H_
 
 #include "mgrt.h"
+#include "rt_lock.h"
 
 /* acl_error.c: re-reads ASCEND_GLOBAL_LOG_LEVEL and ASCEND_SLOG_PRINT_TO_STDOUT. */
 void rt_log_configure(void);
@@ -153,19 +154,21 @@ aclError rt_stream_submit_acl(const char *api, aclrtStream stream, mgrt_task_run
                               size_t access_count, int wait_done);
 
 /* A process-wide mutex that a fork() child never inherits held by a thread the child does not
-   have: the forking thread takes it around the fork (pthread_atfork, registered on first use).
-   Defines `static void take(void)`, which starts every critical section of `mutex`; each
-   section must be short and take no other lock made so. Needs <pthread.h>. */
+   have: the forking thread takes it around the fork (pthread_atfork, registered on first use),
+   the parent gives it back, the child makes it anew (its thread is not the owner the lock
+   recorded). Defines `static void take(void)`, which starts every critical section of
+   `mutex`; each section must be short and take no other lock made so. Needs <pthread.h>. */
 #define RT_FORK_SAFE_LOCK(mutex, take)                                                             \
     static pthread_once_t take##_atfork_once = PTHREAD_ONCE_INIT;                                  \
-    static void take##_fork_prepare(void) { pthread_mutex_lock(&(mutex)); }                        \
-    static void take##_fork_done(void) { pthread_mutex_unlock(&(mutex)); }                          \
+    static void take##_fork_prepare(void) { rt_lock_take(&(mutex), #mutex); }                      \
+    static void take##_fork_parent(void) { rt_lock_give(&(mutex), #mutex); }                       \
+    static void take##_fork_child(void) { rt_mutex_reinit(&(mutex)); }                             \
     static void take##_register_atfork(void) {                                                     \
-        pthread_atfork(take##_fork_prepare, take##_fork_done, take##_fork_done);                   \
+        pthread_atfork(take##_fork_prepare, take##_fork_parent, take##_fork_child);                \
     }                                                                                              \
     static void take(void) {                                                                       \
         pthread_once(&take##_atfork_once, take##_register_atfork);                                 \
-        pthread_mutex_lock(&(mutex));                                                              \
+        rt_lock_take(&(mutex), #mutex);                                                            \
     }
 
 #endif /* RUNTIME_INTERNAL_H_ */

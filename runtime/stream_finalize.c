@@ -10,13 +10,13 @@ static const rt_context_stream_hooks context_hooks = {rt_stream_release_default,
 
 void rt_streams_open(void) {
     rt_context_set_stream_hooks(&context_hooks);
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     stream_accepting_work = 1;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
 }
 
 void rt_stream_release_default(rt_context *ctx) {
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     stream *s = ctx->default_stream;
     ctx->default_stream = NULL;
     int retire = 0;
@@ -26,12 +26,12 @@ void rt_stream_release_default(rt_context *ctx) {
         retire = s->pins == 0 && !s->retiring;
         if (retire) s->retiring = 1;
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     if (retire) stream_retire(s);
 }
 
 size_t rt_streams_destroy_all(void) {
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     stream_accepting_work = 0;
     /* Finish what can finish; a node that can never run (a blocking callback nobody processes,
        say) is dropped by its worker once it is told to stop. */
@@ -40,21 +40,21 @@ size_t rt_streams_destroy_all(void) {
         if (s->token != NULL && !s->released) user_streams++;
         stream_wake_worker_locked(s);
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     /* User streams: release their handles (a racing call's pin defers the retirement). */
     long count = 0;
     stream **all = streams_pin_all(&count);
     for (long i = 0; i < count; i++) {
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         stream *s = all[i];
         s->stopping = 1; /* the worker drains, dropping what is blocked */
         stream_wake_worker_locked(s);
         pthread_cond_broadcast(&stream_progress);
-        while (s->head != NULL || s->running) pthread_cond_wait(&stream_progress, &stream_lock);
+        while (s->head != NULL || s->running) RT_WAIT(&stream_progress, &stream_lock);
         void *token = s->token;
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         if (token != NULL) mgrt_handle_release(token, MGRT_HANDLE_STREAM);
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         if (s->owner != NULL && s->owner->default_stream == s) s->owner->default_stream = NULL;
         /* A user stream is released by its handle's destructor (stream_handle_destroyed),
            now or at the last stream_unpin of a racing call's handle pin: marking it here as well
@@ -63,14 +63,14 @@ size_t rt_streams_destroy_all(void) {
            aclrtDestroyStream racing aclFinalize). A stream without a handle (a default
            stream, or one still being created) has no destructor to wait for. */
         if (token == NULL) s->released = 1;
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         stream_unpin(s);
     }
     free(all);
     /* Every stream is retired once its last racing pin is dropped: wait for that, so that
        nothing queued can touch the memory aclFinalize releases next. */
-    pthread_mutex_lock(&stream_lock);
-    while (stream_live_count > 0) pthread_cond_wait(&stream_progress, &stream_lock);
+    RT_LOCK(&stream_lock);
+    while (stream_live_count > 0) RT_WAIT(&stream_progress, &stream_lock);
     /* Threads waiting in aclrtProcessReport: woken, and gone from the stream_subscribers, before
        those are freed. */
     for (;;) {
@@ -81,7 +81,7 @@ size_t rt_streams_destroy_all(void) {
         }
         if (waiting == 0) break;
         pthread_cond_broadcast(&stream_progress);
-        pthread_cond_wait(&stream_progress, &stream_lock);
+        RT_WAIT(&stream_progress, &stream_lock);
     }
     /* Callbacks posted and never processed. */
     while (stream_subscribers != NULL) {
@@ -95,6 +95,6 @@ size_t rt_streams_destroy_all(void) {
         mgrt_free(sub);
     }
     stream_subscriber_count = 0;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     return user_streams;
 }

@@ -6,7 +6,7 @@
  */
 #include "stream_internal.h"
 
-pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t stream_lock = RT_MUTEX_INITIALIZER;
 pthread_cond_t stream_progress = PTHREAD_COND_INITIALIZER;
 stream *stream_live_list;
 size_t stream_live_count;
@@ -201,7 +201,7 @@ int stream_step_locked(stream *s) {
         pop_node(s);
         s->running = 1;
         s->current = node;
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         /* A planted fault (MISHGRAD_FAULT_STEP) stands for a step that failed on the device:
            it does not run, and the stream's error path takes over. */
         int32_t status = node->injected_fault
@@ -214,7 +214,7 @@ int stream_step_locked(stream *s) {
         /* The message is the stream's now, not the running thread's. */
         if (status != 0) rt_error_take_latest(message, sizeof message);
         node->release(node->task);
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         record_failure_locked(s, node->sequence, status, message);
         s->running = 0;
         s->current = NULL;
@@ -286,13 +286,13 @@ int stream_step_locked(stream *s) {
 
 static void *stream_worker(void *arg) {
     stream *s = arg;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     for (;;) {
         if (s->head == NULL) {
             if (s->stopping) break;
-            pthread_cond_wait(&s->work_ready, &stream_lock);
+            RT_WAIT(&s->work_ready, &stream_lock);
         } else if (s->running) {
-            pthread_cond_wait(&stream_progress, &stream_lock);
+            RT_WAIT(&stream_progress, &stream_lock);
         } else if (!stream_step_locked(s)) {
             if (s->stopping) { /* blocked at stop (finalize, forced destroy): drop the rest */
                 while (s->head != NULL) {
@@ -303,10 +303,10 @@ static void *stream_worker(void *arg) {
                 pthread_cond_broadcast(&stream_progress);
                 continue;
             }
-            pthread_cond_wait(&stream_progress, &stream_lock);
+            RT_WAIT(&stream_progress, &stream_lock);
         }
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     return NULL;
 }
 
@@ -331,12 +331,12 @@ struct timespec stream_deadline_after(int32_t ms) {
    refusal can be tested. Polls: aclFinalize broadcasts no condition for this. */
 void stream_hold_if_late(const char *api) {
     if (!rt_fault_late_call(api)) return;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     for (int waited_ms = 0; stream_accepting_work && waited_ms < 10000; waited_ms += 2) {
         struct timespec step = stream_deadline_after(2);
-        pthread_cond_timedwait(&stream_progress, &stream_lock, &step);
+        RT_TIMEDWAIT(&stream_progress, &stream_lock, &step);
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     rt_fault_late_done();
 }
 
@@ -352,14 +352,14 @@ aclError stream_new(const char *api, rt_context *owner, stream **out) {
         mgrt_free(s);
         return mgrt_fail_at(api, ACL_ERROR_RT_INTERNAL_ERROR, "%s: cannot start the stream's worker thread", api);
     }
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     if (!stream_accepting_work) {
         /* aclFinalize began after the caller's check: its list of live streams is taken
            already, so a stream linked now would never be stopped, and aclFinalize would
            wait for it forever. Give the stream up instead. */
         s->stopping = 1;
         stream_wake_worker_locked(s);
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         pthread_join(s->worker, NULL);
         pthread_cond_destroy(&s->work_ready);
         mgrt_free(s);
@@ -373,7 +373,7 @@ aclError stream_new(const char *api, rt_context *owner, stream **out) {
     if (stream_live_list) stream_live_list->prev_live = s;
     stream_live_list = s;
     stream_live_count++;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     *out = s;
     return ACL_SUCCESS;
 }
@@ -399,13 +399,13 @@ int vclock_merge_live_locked(vclock *into, const vclock *from) {
 
 /* Stops the worker (it finishes what is queued first) and frees; stream_lock not held. */
 void stream_retire(stream *s) {
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     s->stopping = 1;
     stream_wake_worker_locked(s);
     pthread_cond_broadcast(&stream_progress);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     pthread_join(s->worker, NULL);
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     if (s->first_error != 0)
         mgrt_log(MGRT_LOG_WARNING, "RUNTIME", "a destroyed stream's last work failed (%d): %s", (int)s->first_error,
                  s->first_error_message);
@@ -420,7 +420,7 @@ void stream_retire(stream *s) {
     for (stream *o = stream_live_list; o != NULL; o = o->next_live) vclock_forget(&o->known, s->id);
     vclock_free(&s->known);
     pthread_cond_broadcast(&stream_progress);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     pthread_cond_destroy(&s->work_ready);
     mgrt_free(s);
 }
@@ -430,21 +430,21 @@ void stream_pin_locked(stream *s) { s->pins++; }
 
 /* stream_lock NOT held. The last stream_unpin of a released stream retires it. */
 void stream_unpin(stream *s) {
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     int retire = --s->pins == 0 && s->released && !s->retiring;
     if (retire) s->retiring = 1;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     if (retire) stream_retire(s);
 }
 
 /* The registry's destructor of a user stream: no new pin can reach it any more. */
 void stream_handle_destroyed(void *object) {
     stream *s = object;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     s->released = 1;
     int retire = s->pins == 0 && !s->retiring;
     if (retire) s->retiring = 1;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     if (retire) stream_retire(s);
 }
 
@@ -481,11 +481,11 @@ static aclError hold_stream_in(const char *api, aclrtStream handle, int context_
     rt_context *ctx = rt_context_enter(api, &status);
     if (ctx == NULL) return status;
     if (handle == NULL) {
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         stream *s = ctx->default_stream;
         if (s != NULL && stream_accepting_work) stream_pin_locked(s);
         int open = stream_accepting_work;
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         if (!open) {
             rt_context_leave(ctx);
             return mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called", api);
@@ -498,13 +498,13 @@ static aclError hold_stream_in(const char *api, aclrtStream handle, int context_
                 return status;
             }
             stream_hold_if_late(api);
-            pthread_mutex_lock(&stream_lock);
+            RT_LOCK(&stream_lock);
             const int late = !stream_accepting_work || made->released; /* aclFinalize began */
             if (!late && ctx->default_stream == NULL) ctx->default_stream = made;
             s = late ? NULL : ctx->default_stream;
             if (s != NULL) stream_pin_locked(s);
             if (s != made) made->released = 1; /* another thread made it first, or too late */
-            pthread_mutex_unlock(&stream_lock);
+            RT_UNLOCK(&stream_lock);
             stream_unpin(made); /* the creator's pin: retires it unless it is the default stream */
             if (s == NULL) {
                 rt_context_leave(ctx);
@@ -535,9 +535,9 @@ static aclError hold_stream_in(const char *api, aclrtStream handle, int context_
                             "created in context %p%s); call aclrtSetCurrentContext with the stream's context first",
                             api, handle, current, creator, orphaned ? ", since destroyed" : "");
     }
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     stream_pin_locked(s);
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     mgrt_handle_unpin(handle);
     rt_context_leave(ctx);
     out->s = s;
@@ -583,7 +583,7 @@ aclError stream_hold_to_destroy(const char *api, aclrtStream handle, held_stream
    are none, NULL with *count -1 when memory runs out. Plain malloc: memory calls wait through
    this, and MISHGRAD_FAULT_ALLOC's count must not change with them. */
 stream **streams_pin_all(long *count) {
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     size_t n = 0;
     for (stream *s = stream_live_list; s != NULL; s = s->next_live)
         if (!s->retiring) n++;
@@ -596,7 +596,7 @@ stream **streams_pin_all(long *count) {
         }
     /* One unlock for both outcomes: the out-of-memory path (plain malloc, which no planted
        fault reaches) has no unlock of its own to lose. */
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     *count = n > 0 && pinned == NULL ? -1 : (long)n;
     return pinned;
 }

@@ -87,7 +87,7 @@ static void wait_overlapping(const mgrt_access *accesses, size_t access_count) {
     probe.kind = NODE_TASK;
     probe.accesses = shapes;
     probe.access_count = access_count;
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     for (;;) {
         stream *found = NULL;
         uint64_t target = 0, visits_left = MAX_VISITS; /* out of visits: wait for that work */
@@ -109,12 +109,12 @@ static void wait_overlapping(const mgrt_access *accesses, size_t access_count) {
            synchronize. */
         stream_pin_locked(found);
         if (found->running || found->head == NULL || found->head->sequence > target || !stream_step_locked(found))
-            pthread_cond_wait(&stream_progress, &stream_lock);
-        pthread_mutex_unlock(&stream_lock);
+            RT_WAIT(&stream_progress, &stream_lock);
+        RT_UNLOCK(&stream_lock);
         stream_unpin(found);
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
     }
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
 }
 
 /* A few accesses at a time (the copies and sets pass one or two): waiting until none of

@@ -26,10 +26,10 @@ int stream_wait_locked(stream *s, uint64_t target, int32_t timeout_ms) {
             if (stream_step_locked(s)) continue;
         }
         if (timeout_ms < 0) {
-            pthread_cond_wait(&stream_progress, &stream_lock);
+            RT_WAIT(&stream_progress, &stream_lock);
         } else {
             if (timeout_ms == 0) return ETIMEDOUT;
-            if (pthread_cond_timedwait(&stream_progress, &stream_lock, &deadline) == ETIMEDOUT && s->finished < target)
+            if (RT_TIMEDWAIT(&stream_progress, &stream_lock, &deadline) == ETIMEDOUT && s->finished < target)
                 return ETIMEDOUT;
         }
     }
@@ -65,11 +65,11 @@ static int32_t take_error_locked(stream *s, uint64_t target, char *message, size
 
 aclError stream_synchronize_held(const char *api, stream *s, aclrtStream handle, int32_t timeout_ms) {
     char message[STREAM_MESSAGE_CAPACITY];
-    pthread_mutex_lock(&stream_lock);
+    RT_LOCK(&stream_lock);
     uint64_t target = s->queued;
     int waited = stream_wait_locked(s, target, timeout_ms);
     int32_t first_error = waited == 0 ? take_error_locked(s, target, message, sizeof message) : 0;
-    pthread_mutex_unlock(&stream_lock);
+    RT_UNLOCK(&stream_lock);
     if (waited == EDEADLK) {
         char name[64];
         return stream_waits_for_own_callback(api, stream_name(handle, name, sizeof name));
@@ -105,9 +105,9 @@ void rt_streams_wait_all(void) {
     long count = 0;
     stream **pinned = streams_pin_all(&count);
     for (long i = 0; i < count; i++) {
-        pthread_mutex_lock(&stream_lock);
+        RT_LOCK(&stream_lock);
         stream_wait_locked(pinned[i], pinned[i]->queued, -1);
-        pthread_mutex_unlock(&stream_lock);
+        RT_UNLOCK(&stream_lock);
         stream_unpin(pinned[i]);
     }
     free(pinned);

@@ -48,10 +48,10 @@ typedef struct pool {
 } pool;
 
 static pool the_pool = {
-    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .lock = RT_MUTEX_INITIALIZER,
     .job_posted = PTHREAD_COND_INITIALIZER,
     .workers_left = PTHREAD_COND_INITIALIZER,
-    .in_use = PTHREAD_MUTEX_INITIALIZER,
+    .in_use = RT_MUTEX_INITIALIZER,
 };
 static pthread_once_t threads_once = PTHREAD_ONCE_INIT;
 static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
@@ -133,11 +133,11 @@ static void *worker_main(void *arg) {
     unsigned long seen = atomic_load(&p->generation);
     for (;;) {
         poll_until_changed(&p->generation, seen, WORKER_SPIN_NS);
-        pthread_mutex_lock(&p->lock);
-        while (atomic_load(&p->generation) == seen) pthread_cond_wait(&p->job_posted, &p->lock);
+        RT_LOCK(&p->lock);
+        while (atomic_load(&p->generation) == seen) RT_WAIT(&p->job_posted, &p->lock);
         seen = atomic_load(&p->generation);
         if (!p->open || atomic_load(&p->active) >= p->max_joiners) {
-            pthread_mutex_unlock(&p->lock);
+            RT_UNLOCK(&p->lock);
             continue;
         }
         atomic_fetch_add(&p->active, 1);
@@ -145,13 +145,13 @@ static void *worker_main(void *arg) {
         void *ctx = p->ctx;
         int64_t count = p->block_count;
         int threads = p->max_joiners + 1;
-        pthread_mutex_unlock(&p->lock);
+        RT_UNLOCK(&p->lock);
         run_blocks(fn, ctx, count, threads);
         if (atomic_fetch_sub(&p->active, 1) == 1) {
             /* Under the lock, so a caller between its check and its wait cannot miss it. */
-            pthread_mutex_lock(&p->lock);
+            RT_LOCK(&p->lock);
             pthread_cond_signal(&p->workers_left);
-            pthread_mutex_unlock(&p->lock);
+            RT_UNLOCK(&p->lock);
         }
     }
     return NULL; /* not reached: workers live as long as the process */
@@ -183,7 +183,7 @@ void mgrt_parallel_for_threads(int64_t block_count, int threads, mgrt_block_fn f
         for (int64_t b = 0; b < block_count; b++) fn(ctx, b);
         return;
     }
-    pthread_mutex_lock(&p->lock);
+    RT_LOCK(&p->lock);
     p->fn = fn;
     p->ctx = ctx;
     p->block_count = block_count;
@@ -192,21 +192,21 @@ void mgrt_parallel_for_threads(int64_t block_count, int threads, mgrt_block_fn f
     p->open = 1;
     atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
     pthread_cond_broadcast(&p->job_posted);
-    pthread_mutex_unlock(&p->lock);
+    RT_UNLOCK(&p->lock);
 
     run_blocks(fn, ctx, block_count, threads);
 
     /* Every block is claimed; close the job (no one joins after this) and wait for the
        workers inside it. */
-    pthread_mutex_lock(&p->lock);
+    RT_LOCK(&p->lock);
     p->open = 0;
-    pthread_mutex_unlock(&p->lock);
+    RT_UNLOCK(&p->lock);
     for (int spin = 0; spin < JOIN_SPIN_ROUNDS && atomic_load(&p->active) > 0; spin++) {
     }
     if (atomic_load(&p->active) > 0) {
-        pthread_mutex_lock(&p->lock);
-        while (atomic_load(&p->active) > 0) pthread_cond_wait(&p->workers_left, &p->lock);
-        pthread_mutex_unlock(&p->lock);
+        RT_LOCK(&p->lock);
+        while (atomic_load(&p->active) > 0) RT_WAIT(&p->workers_left, &p->lock);
+        RT_UNLOCK(&p->lock);
     }
-    pthread_mutex_unlock(&p->in_use);
+    RT_UNLOCK(&p->in_use);
 }

@@ -30,6 +30,8 @@ LAYERS = {
 # file and of lower tiers only (files of one tier are peers). A new runtime file must be
 # placed here.
 RUNTIME_TIERS = [
+    # the checked mutexes: every file with a lock calls them
+    ["rt_lock.c"],
     # errors and logs: everything reports through them
     ["acl_error.c"],
     # faults and the library's allocations (the handle registry asks it for MISHGRAD_FAULT_HANDLE)

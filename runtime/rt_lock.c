@@ -1,0 +1,21 @@
+/* runtime/rt_lock.c: the out-of-line half of rt_lock.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_lock.h"
+
+_Noreturn void rt_lock_broken(const char *call, const char *mutex, int error) {
+    fprintf(stderr, "libascendcl: internal error: %s(%s) failed: %s\n", call, mutex, strerror(error));
+    abort();
+}
+
+void rt_mutex_reinit(pthread_mutex_t *m) {
+    pthread_mutexattr_t checked;
+    pthread_mutexattr_init(&checked);
+#ifdef PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_settype(&checked, PTHREAD_MUTEX_ERRORCHECK);
+#endif
+    pthread_mutex_init(m, &checked);
+    pthread_mutexattr_destroy(&checked);
+}
