@@ -111,7 +111,7 @@ static void log_fork_prepare(void) { RT_LOCK(&log_file_lock); }
 static void log_fork_parent(void) { RT_UNLOCK(&log_file_lock); }
 static void log_fork_child(void) {
     log_file_failed = 0; /* the child opens its own file at its first line */
-    rt_mutex_reinit(&log_file_lock); /* the child's thread is not the owner the lock recorded */
+    rt_mutex_init_checked(&log_file_lock); /* the child's thread is not the owner the lock recorded */
 }
 static void register_log_atfork(void) { pthread_atfork(log_fork_prepare, log_fork_parent, log_fork_child); }
 

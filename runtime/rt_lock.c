@@ -1,4 +1,5 @@
-/* runtime/rt_lock.c: the out-of-line half of rt_lock.h. */
+/* runtime/rt_lock.c: the out-of-line half of rt_lock.h (compiled into libascendcl and
+   libnnopbase, hidden in each). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,11 +7,11 @@
 #include "rt_lock.h"
 
 _Noreturn void rt_lock_broken(const char *call, const char *mutex, int error) {
-    fprintf(stderr, "libascendcl: internal error: %s(%s) failed: %s\n", call, mutex, strerror(error));
+    fprintf(stderr, "mishgrad: internal error: %s(%s) failed: %s\n", call, mutex, strerror(error));
     abort();
 }
 
-void rt_mutex_reinit(pthread_mutex_t *m) {
+void rt_mutex_init_checked(pthread_mutex_t *m) {
     pthread_mutexattr_t checked;
     pthread_mutexattr_init(&checked);
 #ifdef PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP

@@ -10,9 +10,11 @@
  * is the runtime's own bug, never the caller's: nothing sound can follow it. A libc without
  * the initializer gets default mutexes: the same behaviour for correct code, unchecked.
  *
- * A fork() child re-initializes (rt_mutex_reinit) the mutexes its fork handlers took: the
- * child's thread is not the owner the parent's lock recorded. (python/csrc/mg_lock.h is the
- * Python extension's copy of this rule: the package builds from python/ alone.)
+ * A fork() child makes anew (rt_mutex_init_checked) the mutexes its fork handlers took: the
+ * child's thread is not the owner the parent's lock recorded. libnnopbase's object locks
+ * (nnopbase/nnop_lock.c) are checked the same way: CMake compiles rt_lock.c into both
+ * libraries. (python/csrc/mg_lock.h is the Python extension's copy of this rule: the
+ * package builds from python/ alone.)
  */
 #ifndef RT_LOCK_H_
 #define RT_LOCK_H_
@@ -29,8 +31,9 @@
 
 /* rt_lock.c: says which call failed on which mutex, and aborts. */
 _Noreturn void rt_lock_broken(const char *call, const char *mutex, int error);
-/* rt_lock.c: `m` made a new, unlocked, error-checking mutex (a fork child's handler). */
-void rt_mutex_reinit(pthread_mutex_t *m);
+/* rt_lock.c: `m` made a new, unlocked, error-checking mutex (a mutex in memory of its own,
+   or one a fork child's handler makes anew). */
+void rt_mutex_init_checked(pthread_mutex_t *m);
 
 static inline void rt_lock_take(pthread_mutex_t *m, const char *name) {
     const int error = pthread_mutex_lock(m);

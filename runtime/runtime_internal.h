@@ -162,7 +162,7 @@ aclError rt_stream_submit_acl(const char *api, aclrtStream stream, mgrt_task_run
     static pthread_once_t take##_atfork_once = PTHREAD_ONCE_INIT;                                  \
     static void take##_fork_prepare(void) { rt_lock_take(&(mutex), #mutex); }                      \
     static void take##_fork_parent(void) { rt_lock_give(&(mutex), #mutex); }                       \
-    static void take##_fork_child(void) { rt_mutex_reinit(&(mutex)); }                             \
+    static void take##_fork_child(void) { rt_mutex_init_checked(&(mutex)); }                             \
     static void take##_register_atfork(void) {                                                     \
         pthread_atfork(take##_fork_prepare, take##_fork_parent, take##_fork_child);                \
     }                                                                                              \
