@@ -190,9 +190,9 @@ static int other_meets_run(void *ctx, uintptr_t from, uintptr_t to) {
    the access with fewer goes outside, each of its runs a query into the other. */
 static uint64_t runs_in_window(const run_shape *s, uint64_t bytes) {
     uint64_t n = 1;
-    for (int k = 0; k < s->rank; k++) {
-        uint64_t each = bytes / s->strides[k] + 1;
-        if (each > s->dims[k]) each = s->dims[k];
+    for (int d = 0; d < s->rank; d++) {
+        uint64_t each = bytes / s->strides[d] + 1;
+        if (each > s->dims[d]) each = s->dims[d];
         n = n > UINT64_MAX / each ? UINT64_MAX : n * each;
     }
     return n;
