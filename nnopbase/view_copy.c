@@ -123,6 +123,9 @@ static void run_copy(const copy_plan *plan, unsigned char *strided, unsigned cha
     mgrt_parallel_for(blocks, copy_block, &job);
 }
 
+/* A step's buffer count, from its array: a count written beside the array could disagree. */
+#define BUFFER_COUNT(array) ((uint32_t)(sizeof(array) / sizeof((array)[0])))
+
 /* buffers: [0] the strided tensor's storage, [1] the dense buffer. */
 static int32_t contiguous_step(const void *params, void *const *buffers) {
     run_copy(params, buffers[0], buffers[1], 1);
@@ -139,14 +142,14 @@ aclnnStatus nnop_add_contiguous(aclOpExecutor *executor, const nnop_view *view, 
                                 nnop_buffer dense) {
     copy_plan plan = simplify(view);
     nnop_buffer buffers[2] = {source, dense};
-    return nnop_executor_add_step(executor, "Contiguous", contiguous_step, &plan, sizeof plan, buffers, 2,
-                                  (uint64_t)plan.numel);
+    return nnop_executor_add_step(executor, "Contiguous", contiguous_step, &plan, sizeof plan, buffers,
+                                  BUFFER_COUNT(buffers), (uint64_t)plan.numel);
 }
 
 aclnnStatus nnop_add_view_copy(aclOpExecutor *executor, const nnop_view *view, nnop_buffer dense,
                                nnop_buffer destination) {
     copy_plan plan = simplify(view);
     nnop_buffer buffers[2] = {dense, destination};
-    return nnop_executor_add_step(executor, "ViewCopy", view_copy_step, &plan, sizeof plan, buffers, 2,
-                                  (uint64_t)plan.numel);
+    return nnop_executor_add_step(executor, "ViewCopy", view_copy_step, &plan, sizeof plan, buffers,
+                                  BUFFER_COUNT(buffers), (uint64_t)plan.numel);
 }

@@ -16,6 +16,13 @@
 using op::mg::Place;
 
 namespace {
+// A step's buffer count, from its array: a count written beside the array could disagree.
+template <size_t N>
+uint32_t BufferCount(const nnop_buffer (&)[N])
+{
+    return static_cast<uint32_t>(N);
+}
+
 // `x` dense (copying it into the workspace first when it is a strided view of the caller's).
 const aclTensor *Dense(const aclTensor *x, aclOpExecutor *executor, Place *place)
 {
@@ -111,8 +118,8 @@ const aclTensor *Cast(const aclTensor *x, op::DataType dst, aclOpExecutor *execu
     if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
     mg_cast_params params{px.view.numel, static_cast<int>(x->GetDataType()), static_cast<int>(dst)};
     nnop_buffer buffers[2] = {px.DenseData(), py.buffer};
-    if (nnop_executor_add_step(executor, "Cast", mg_cast_step, &params, sizeof params, buffers, 2,
-                               static_cast<uint64_t>(params.n)) != ACLNN_SUCCESS)
+    if (nnop_executor_add_step(executor, "Cast", mg_cast_step, &params, sizeof params, buffers,
+                               BufferCount(buffers), static_cast<uint64_t>(params.n)) != ACLNN_SUCCESS)
         return nullptr;
     return y;
 }
@@ -141,8 +148,8 @@ const aclTensor *Muls(const aclTensor *self, float alpha, aclOpExecutor *executo
     if (px.view.numel == 0) return y;
     mg_muls_params params{px.view.numel, static_cast<int>(self->GetDataType()), alpha};
     nnop_buffer buffers[2] = {px.DenseData(), py.buffer};
-    if (nnop_executor_add_step(executor, "Muls", mg_muls_step, &params, sizeof params, buffers, 2,
-                               static_cast<uint64_t>(params.n)) != ACLNN_SUCCESS)
+    if (nnop_executor_add_step(executor, "Muls", mg_muls_step, &params, sizeof params, buffers,
+                               BufferCount(buffers), static_cast<uint64_t>(params.n)) != ACLNN_SUCCESS)
         return nullptr;
     return y;
 }
@@ -208,7 +215,8 @@ static const aclTensor *BroadcastInto(const aclTensor *x, const op::Shape &shape
     }
     nnop_buffer buffers[2] = {px.DenseData(), py.DenseData()};
     if (params.numel > 0 && nnop_executor_add_step(executor, "BroadcastTo", mg_broadcast_step, &params, sizeof params,
-                                                   buffers, 2, static_cast<uint64_t>(params.numel)) != ACLNN_SUCCESS)
+                                                   buffers, BufferCount(buffers),
+                                                   static_cast<uint64_t>(params.numel)) != ACLNN_SUCCESS)
         return nullptr;
     return y;
 }
