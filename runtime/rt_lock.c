@@ -1,5 +1,5 @@
-/* runtime/rt_lock.c: the out-of-line half of rt_lock.h (compiled into libascendcl and
-   libnnopbase, hidden in each). */
+/* runtime/rt_lock.c: the out-of-line half of rt_lock.h (compiled into libascendcl,
+   libnnopbase and libascendc_twin, hidden in each). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

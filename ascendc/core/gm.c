@@ -3,10 +3,12 @@
  * plain array searched linearly under one lock is enough; a lookup happens once per data
  * move, not per element.
  */
+#define _GNU_SOURCE /* PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP (rt_lock.h) */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_lock.h"
 #include "acl/acl.h"
 #include "asc_twin/gm.h"
 #include "mgrt.h"
@@ -16,7 +18,7 @@ typedef struct gm_block {
     uint64_t bytes;
 } gm_block;
 
-static pthread_mutex_t gm_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t gm_lock = RT_MUTEX_INITIALIZER;
 static gm_block *gm_blocks;
 static size_t gm_count, gm_capacity;
 
@@ -28,7 +30,7 @@ void *asc_twin_gm_alloc(size_t bytes) {
         return NULL;
     }
     memset(p, 0, rounded);
-    pthread_mutex_lock(&gm_lock);
+    RT_LOCK(&gm_lock);
     if (gm_count == gm_capacity) {
         /* a new table rather than realloc: through mgrt_malloc, so that a test's
            MISHGRAD_FAULT_ALLOC reaches the path where the table cannot grow */
@@ -44,7 +46,7 @@ void *asc_twin_gm_alloc(size_t bytes) {
     int stored = gm_count < gm_capacity;
     /* the block's bound is what was asked for: a kernel reading the rounding is out of bounds */
     if (stored) gm_blocks[gm_count++] = (gm_block){p, bytes};
-    pthread_mutex_unlock(&gm_lock);
+    RT_UNLOCK(&gm_lock);
     if (!stored) {
         free(p);
         mgrt_fail(ACL_ERROR_BAD_ALLOC, "GmAlloc: no memory for %zu bytes", bytes);
@@ -56,7 +58,7 @@ void *asc_twin_gm_alloc(size_t bytes) {
 void asc_twin_gm_free(void *p) {
     if (p == NULL) return;
     int found = 0;
-    pthread_mutex_lock(&gm_lock);
+    RT_LOCK(&gm_lock);
     for (size_t i = 0; i < gm_count; i++) {
         if (gm_blocks[i].base == p) {
             gm_blocks[i] = gm_blocks[--gm_count];
@@ -64,7 +66,7 @@ void asc_twin_gm_free(void *p) {
             break;
         }
     }
-    pthread_mutex_unlock(&gm_lock);
+    RT_UNLOCK(&gm_lock);
     if (found)
         free(p);
     else
@@ -74,7 +76,7 @@ void asc_twin_gm_free(void *p) {
 int asc_twin_gm_extent(const void *p, uint8_t **base, uint64_t *bytes) {
     uintptr_t at = (uintptr_t)p;
     int found = 0;
-    pthread_mutex_lock(&gm_lock);
+    RT_LOCK(&gm_lock);
     for (size_t i = 0; i < gm_count && !found; i++) {
         uintptr_t lo = (uintptr_t)gm_blocks[i].base;
         uint64_t span = gm_blocks[i].bytes == 0 ? 1 : gm_blocks[i].bytes;
@@ -84,6 +86,6 @@ int asc_twin_gm_extent(const void *p, uint8_t **base, uint64_t *bytes) {
             found = 1;
         }
     }
-    pthread_mutex_unlock(&gm_lock);
+    RT_UNLOCK(&gm_lock);
     return found;
 }

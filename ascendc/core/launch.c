@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt_lock.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "mgrt.h"
 #include "twin_block.h"
@@ -87,7 +88,7 @@ static void report_v(const char *api, const char *fmt, va_list ap) {
     }
     b->aborted = 1;
     twin_launch *l = b->launch;
-    pthread_mutex_lock(&l->error_lock);
+    RT_LOCK(&l->error_lock);
     if (l->error == 0) {
         l->error = ACL_ERROR_RT_AICORE_EXCEPTION;
         snprintf(l->message, sizeof l->message, "%s block %lld: %s: %s", l->kernel->name,
@@ -95,7 +96,7 @@ static void report_v(const char *api, const char *fmt, va_list ap) {
         /* blocks waiting at SyncAll would wait for this one forever: release them */
         pthread_cond_broadcast(&l->barrier_cv);
     }
-    pthread_mutex_unlock(&l->error_lock);
+    RT_UNLOCK(&l->error_lock);
 }
 
 void asc_twin_report(const char *api, const char *fmt, ...) {
@@ -117,10 +118,10 @@ int asc_twin_warn(const char *api, const char *fmt, ...) {
     int first = 1;
     if (b != NULL) {
         twin_launch *l = b->launch;
-        pthread_mutex_lock(&l->error_lock);
+        RT_LOCK(&l->error_lock);
         for (int i = 0; i < l->warned_count && first; i++) first = strcmp(l->warned[i], api) != 0;
         if (first && l->warned_count < (int)(sizeof l->warned / sizeof l->warned[0])) l->warned[l->warned_count++] = api;
-        pthread_mutex_unlock(&l->error_lock);
+        RT_UNLOCK(&l->error_lock);
     }
     if (first)
         mgrt_log(MGRT_LOG_WARNING, "ASCENDC", "%s block %lld: %s: %s (MISHGRAD_TWIN_STRICT=1 makes this an error)",
@@ -217,12 +218,12 @@ static void run_block(twin_launch *l, int64_t idx) {
     else l->kernel->entry(l->args);
     /* a participant leaving while others wait at a SyncAll it never reaches: on the device
        they would wait forever */
-    pthread_mutex_lock(&l->error_lock);
+    RT_LOCK(&l->error_lock);
     if (l->first_finished < 0 || idx < l->first_finished) l->first_finished = idx;
     int strands = l->error == 0 && l->barrier_arrived > 0 && (uint64_t)idx < l->barrier_target;
     uint32_t waiting = l->barrier_arrived;
     uint64_t gen = l->barrier_generation;
-    pthread_mutex_unlock(&l->error_lock);
+    RT_UNLOCK(&l->error_lock);
     if (strands)
         asc_twin_report("SyncAll", "the block returned after %llu SyncAll calls while %u block(s) wait at SyncAll "
                         "number %llu (on the device they would wait forever)", (unsigned long long)block.syncs,
@@ -314,7 +315,7 @@ void asc_twin_sync_all(const char *api, int64_t used_cores) {
         return;
     }
     char why[160] = "";
-    pthread_mutex_lock(&l->error_lock);
+    RT_LOCK(&l->error_lock);
     if (l->error != 0) {
         /* the launch already failed: nothing may wait on it any more */
     } else if (l->barrier_arrived > 0 && l->barrier_target != target) {
@@ -333,12 +334,12 @@ void asc_twin_sync_all(const char *api, int64_t used_cores) {
             l->barrier_generation++;
             pthread_cond_broadcast(&l->barrier_cv);
         } else {
-            while (l->barrier_generation == gen && l->error == 0) pthread_cond_wait(&l->barrier_cv, &l->error_lock);
+            while (l->barrier_generation == gen && l->error == 0) RT_WAIT(&l->barrier_cv, &l->error_lock);
         }
     }
     /* released by a failure rather than by the last arrival: this block stops too */
     int failed = l->error != 0;
-    pthread_mutex_unlock(&l->error_lock);
+    RT_UNLOCK(&l->error_lock);
     if (why[0] != '\0') asc_twin_report(api, "%s", why);
     else if (failed) b->aborted = 1;
     else b->syncs++;
@@ -351,10 +352,10 @@ static int32_t launch_run(void *task) {
     /* a helper's block may start further helpers (a later SyncAll): the count is read under
        the lock each time; once every helper below it is joined no block runs, so it is final */
     for (uint32_t i = 0;; i++) {
-        pthread_mutex_lock(&l->error_lock);
+        RT_LOCK(&l->error_lock);
         int more = i < l->helper_count;
         pthread_t t = more ? l->helpers[i] : (pthread_t){0};
-        pthread_mutex_unlock(&l->error_lock);
+        RT_UNLOCK(&l->error_lock);
         if (!more) break;
         pthread_join(t, NULL);
     }
@@ -403,7 +404,7 @@ static int32_t launch_prepare(const char *api, const asc_twin_launch_args *a, tw
         /* the tiling is the last GM_ADDR (CANN's kernel signature: ..., workspace, tiling) */
         l->args[a->nargs - 1] = l->tiling_copy;
     }
-    pthread_mutex_init(&l->error_lock, NULL);
+    rt_mutex_init_checked(&l->error_lock);
     pthread_cond_init(&l->barrier_cv, NULL);
     l->first_finished = -1;
     const char *strict = getenv("MISHGRAD_TWIN_STRICT");

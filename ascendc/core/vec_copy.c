@@ -13,11 +13,13 @@
  * process-wide lock serialises those moves, so concurrent blocks accumulating into the same
  * GM lose no update; plain moves stay lock-free memcpy.
  */
+#define _GNU_SOURCE /* PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP (rt_lock.h) */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "rt_lock.h"
 #include "twin_block.h"
 #include "vec_internal.h"
 
@@ -53,7 +55,7 @@ static int count_ub_side(const char *role, asc_twin_ub_ref t, asc_twin_dtype oth
     return twin_check_ub("DataCopy", count, &op, 1);
 }
 
-static pthread_mutex_t atomic_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t atomic_lock = RT_MUTEX_INITIALIZER;
 
 /* The atomic mode's rule, checked before a UB->GM move writes anything: the move's element
    type is the one SetAtomic* named (the device would combine the bytes as that type). */
@@ -90,7 +92,7 @@ static void gm_store(uint8_t *g, const uint8_t *u, uint64_t n) {
     }
     uint32_t es = asc_twin_dtype_size(dt);
     size_t count = (size_t)(n / es);
-    pthread_mutex_lock(&atomic_lock);
+    RT_LOCK(&atomic_lock);
     if (!twin_is_float(dt)) {
         combine_int(op, g, u, dt, count);
     } else {
@@ -108,7 +110,7 @@ static void gm_store(uint8_t *g, const uint8_t *u, uint64_t n) {
             twin_store_f32(g + at * es, dt, a, k);
         }
     }
-    pthread_mutex_unlock(&atomic_lock);
+    RT_UNLOCK(&atomic_lock);
 }
 
 int asc_twin_copy_gm_to_ub(asc_twin_ub_ref dst, asc_twin_gm_ref src, uint64_t count) {
