@@ -54,7 +54,8 @@ int mg_ranges_meet(const mg_strided *a, const mg_strided *b);
 /* The conservative policy: 1 unless the ranges are apart, or a and b are the same dense
    bytes element for element (both rank 0 over one range, one element size: in-place).
    Strided views whose ranges meet conflict even when they interleave without sharing a
-   byte: a plan that copies them is always right. */
+   byte: a plan that copies them is always right. Reads base, bytes, elem_bytes and rank
+   only (a caller may leave dims and strides unset). */
 int mg_overlap_conservative(const mg_strided *a, const mg_strided *b);
 
 /* The exact policy: 1 when a and b share a byte (both sound, or rank 0). A residue proof

@@ -46,16 +46,14 @@ static int32_t check_workspace(const mgrt_launch *l, pins *p) {
     return 0;
 }
 
-/* Only the first rank dims are read: no zeroing of the rest (phase 2 is on every call's path). */
+/* What the conservative policy reads of an access: its range, its element size and whether
+   it is strided (rank); its dims and strides are left unset (phase 2 is on every call's
+   path), as mg_overlap_conservative never reads them. */
 static void geometry_of(const mgrt_launch_tensor *t, mg_strided *g) {
     g->base = (uintptr_t)t->access.ptr;
     g->bytes = t->access.bytes;
     g->elem_bytes = t->access.rank != 0 ? t->access.elem_bytes : t->elem_bytes;
     g->rank = t->access.rank;
-    for (int d = 0; d < g->rank; d++) {
-        g->dims[d] = t->access.dims[d];
-        g->strides[d] = t->access.strides[d];
-    }
 }
 
 /* Each tensor's address (aclSet*TensorAddr may have changed it since phase 1), pinning its

@@ -116,6 +116,10 @@ static void acl_inside(uint8_t *const *a) {
     asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[2], UINT64_MAX, F32), tt_ub(0, 8192, F32), &p);
 }
 static void nogm_break(uint8_t *const *a) { asc_twin_copy_gm_to_ub(tt_ub(0, 8192, F32), tt_gm(a[4], 4096, F32), 8); }
+static void nogm_out_break(uint8_t *const *a) {
+    fill(0, 8);
+    asc_twin_copy_ub_to_gm(tt_gm(a[4], 4096, F32), tt_ub(0, 8192, F32), 8);
+}
 static void tiling_break(uint8_t *const *a) {
     double v;
     asc_twin_gm_ref t = tt_gm(a[5], UINT64_MAX, ASC_TWIN_I32);
@@ -229,7 +233,7 @@ static const scenario_fn scenarios[] = {
     acl_break, acl_inside, nogm_break, tiling_break, tiling_inside, unw_pad_break, unw_inside,
     unw_propagate_break, unw_pad_value_inside, unw_get_break, ovl_tanh, ovl_partial, ovl_inside,
     cast_pair_break, cast_mode_break, cast_u8_break, cast_inside, unw_mask_inside, unw_mask_break,
-    acl_padding_write, acl_padding_read, acl_padding_past,
+    acl_padding_write, acl_padding_read, acl_padding_past, nogm_out_break,
 };
 enum {
     S_CAP_BREAK, S_CAP_INSIDE, S_CAP_SRC1_BREAK, S_UB_BREAK, S_UB_INSIDE, S_UB_FOREIGN, S_ALIGN_BREAK,
@@ -238,7 +242,7 @@ enum {
     S_TILING_INSIDE, S_UNW_PAD_BREAK, S_UNW_INSIDE, S_UNW_PROPAGATE_BREAK, S_UNW_PAD_VALUE_INSIDE,
     S_UNW_GET_BREAK, S_OVL_TANH, S_OVL_PARTIAL, S_OVL_INSIDE, S_CAST_PAIR_BREAK, S_CAST_MODE_BREAK,
     S_CAST_U8_BREAK, S_CAST_INSIDE, S_UNW_MASK_INSIDE, S_UNW_MASK_BREAK,
-    S_ACL_PADDING_WRITE, S_ACL_PADDING_READ, S_ACL_PADDING_PAST, S_COUNT
+    S_ACL_PADDING_WRITE, S_ACL_PADDING_READ, S_ACL_PADDING_PAST, S_NOGM_OUT_BREAK, S_COUNT
 };
 
 static void dispatch(uint8_t *const *args) {
@@ -348,6 +352,15 @@ MG_TEST(gm_within_the_real_allocation) {
     MG_CHECK_EQ_INT(run(S_NOGM_BREAK, msg, sizeof msg), ACL_ERROR_RT_AICORE_EXCEPTION);
     snprintf(want, sizeof want, "DataCopy: GM bytes [%p, +32) of the source are in no GM allocation", (void *)g_args[4]);
     MG_CHECK_STR_CONTAINS(msg, want);
+    /* a destination in no GM allocation: refused, and not a byte of it written */
+    memset(g_args[4], 0x5a, 4096);
+    MG_CHECK_EQ_INT(run(S_NOGM_OUT_BREAK, msg, sizeof msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+    snprintf(want, sizeof want, "DataCopy: GM bytes [%p, +32) of the destination are in no GM allocation",
+             (void *)g_args[4]);
+    MG_CHECK_STR_CONTAINS(msg, want);
+    int untouched = 1;
+    for (int i = 0; i < 4096; i++) untouched &= g_args[4][i] == 0x5a;
+    MG_CHECK(untouched);
     expect_break(S_TILING_BREAK,
                  "GetValue: GM bytes [8, 12) of the tensor run 4 bytes past the end of its launch's tiling copy (8 bytes)");
     expect_pass(S_TILING_INSIDE);
