@@ -6,6 +6,10 @@ written expectation.
   it was evicted and its pages registered again. A registration is kept while it overlaps
   no other range of the call: a preloaded aclrtHostRegister counts the package's
   registrations.
+- mg_hostmem.c:419 (`e == ACL_SUCCESS` -> `!=`): the route probe's page, registered to ask
+  the runtime whether it takes host registrations, was never unregistered. Every
+  registration the package makes it gives back: after release_registrations() a preloaded
+  pair counts as many unregistrations as registrations.
 """
 import textwrap
 
@@ -19,17 +23,27 @@ REGISTER_SHIM = r"""
 #include <stddef.h>
 #include <stdint.h>
 
-/* aclrtHostRegister calls the runtime accepted. */
-int mg_registrations;
+/* aclrtHostRegister and aclrtHostUnregister calls the runtime accepted. */
+int mg_registrations, mg_unregistrations;
+
+static void *runtime_symbol(const char *name) {
+    void *runtime = dlopen("libascendcl.so.1", RTLD_NOLOAD | RTLD_LAZY);
+    return runtime != NULL ? dlsym(runtime, name) : NULL;
+}
 
 int aclrtHostRegister(void *ptr, uint64_t size, int type, void **dev) {
     static int (*real)(void *, uint64_t, int, void **);
-    if (real == NULL) {
-        void *runtime = dlopen("libascendcl.so.1", RTLD_NOLOAD | RTLD_LAZY);
-        if (runtime != NULL) *(void **)&real = dlsym(runtime, "aclrtHostRegister");
-    }
+    if (real == NULL) *(void **)&real = runtime_symbol("aclrtHostRegister");
     int status = real != NULL ? real(ptr, size, type, dev) : 507899;
     if (status == 0) mg_registrations++;
+    return status;
+}
+
+int aclrtHostUnregister(void *ptr) {
+    static int (*real)(void *);
+    if (real == NULL) *(void **)&real = runtime_symbol("aclrtHostUnregister");
+    int status = real != NULL ? real(ptr) : 507899;
+    if (status == 0) mg_unregistrations++;
     return status;
 }
 """
@@ -84,3 +98,28 @@ def test_an_idle_registration_touching_another_range_is_kept(register_shim):
     assert after_one - first == 1, report
     assert after_two - after_one == 1, "pages 2-3 were registered again: %r" % report
     assert report["err"] < 1e-5, report
+
+
+def test_every_registration_is_given_back(register_shim):
+    """The route probe's page and the calls' registrations: after release_registrations()
+    (nothing in flight) the runtime has unregistered as many as it registered."""
+    report = run_child(textwrap.dedent("""
+        import ctypes, json
+        import numpy as np
+        import mishgrad
+        if not mishgrad.zero_copy():
+            print(json.dumps({"skip": "no zero-copy route here"}), flush=True)
+            raise SystemExit(0)
+        shim = ctypes.CDLL(%r)
+        for n in (16, 5000, 70000):
+            x = np.linspace(-3, 3, n, dtype=np.float32)
+            mishgrad.mish_backward(np.ones_like(x), x)
+        mishgrad.release_registrations()
+        made = ctypes.c_int.in_dll(shim, "mg_registrations").value
+        given = ctypes.c_int.in_dll(shim, "mg_unregistrations").value
+        print(json.dumps({"made": made, "given": given}), flush=True)
+    """ % register_shim), {"LD_PRELOAD": register_shim}, timeout=120)
+    if "skip" in report:
+        pytest.skip(report["skip"])
+    assert report["made"] >= 2, report  # the probe's page and at least one call's
+    assert report["given"] == report["made"], report

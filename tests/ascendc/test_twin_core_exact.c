@@ -507,6 +507,19 @@ static void sync_one_then_two(uint8_t *const *args) {
     asc_twin_sync_all("SyncAll", 2);
 }
 
+/* block 0 waits at a SyncAll of both; block 1 breaks a rule instead of arriving: the
+   failure releases block 0, which stops too (it is aborted, as a block that broke a rule) */
+static void sync_released_by_failure(uint8_t *const *args) {
+    (void)args;
+    if (asc_twin_block_idx() == 1) {
+        sleep_ms(30);
+        asc_twin_report("Boom", "block 1 fails");
+        return;
+    }
+    asc_twin_sync_all("SyncAll", 0);
+    g_v[1] = asc_twin_block_aborted();
+}
+
 MG_TEST(sync_all_rules) {
     g_used_cores = -1, g_only_block0 = 1;
     expect_refused(sync_used, 4, "twin_core block 0: SyncAll: usedCores -1 outside [0, blockDim 4]");
@@ -536,6 +549,11 @@ MG_TEST(sync_all_rules) {
     if (strcmp(g_msg, "twin_core block 1: SyncAll: synchronises 3 blocks while 1 block(s) already wait at one of 2") != 0 &&
         strcmp(g_msg, "twin_core block 0: SyncAll: synchronises 2 blocks while 1 block(s) already wait at one of 3") != 0)
         MG_FAIL("message \"%s\"", g_msg);
+
+    g_v[1] = -1;
+    MG_CHECK_EQ_INT(run_blocks(sync_released_by_failure, 2), ACL_ERROR_RT_AICORE_EXCEPTION);
+    MG_CHECK_STR_CONTAINS(g_msg, "twin_core block 1: Boom: block 1 fails");
+    MG_CHECK_EQ_INT(g_v[1], 1);
 
     atomic_store(&g_arrived, 0);
     MG_CHECK_EQ_INT(run_blocks(sync_after_return, 2), ACL_ERROR_RT_AICORE_EXCEPTION);
