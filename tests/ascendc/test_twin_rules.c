@@ -116,6 +116,15 @@ static void acl_inside(uint8_t *const *a) {
     asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[2], UINT64_MAX, F32), tt_ub(0, 8192, F32), &p);
 }
 static void nogm_break(uint8_t *const *a) { asc_twin_copy_gm_to_ub(tt_ub(0, 8192, F32), tt_gm(a[4], 4096, F32), 8); }
+/* a core-level tensor whose capacity runs past the UB's end (the faces never make one) */
+static void ub_end_pad_out_break(uint8_t *const *a) {
+    asc_twin_copy_params p = {1, 128, 0, 0, 1};
+    asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[3], 4000, F32), tt_ub(196608 - 64, 8192, F32), &p);
+}
+static void ub_end_pad_in_break(uint8_t *const *a) {
+    asc_twin_copy_params p = {1, 128, 0, 0, 1};
+    asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(196608 - 64, 8192, F32), tt_gm(a[1], 4000, F32), &p, NULL);
+}
 static void nogm_out_break(uint8_t *const *a) {
     fill(0, 8);
     asc_twin_copy_ub_to_gm(tt_gm(a[4], 4096, F32), tt_ub(0, 8192, F32), 8);
@@ -233,7 +242,7 @@ static const scenario_fn scenarios[] = {
     acl_break, acl_inside, nogm_break, tiling_break, tiling_inside, unw_pad_break, unw_inside,
     unw_propagate_break, unw_pad_value_inside, unw_get_break, ovl_tanh, ovl_partial, ovl_inside,
     cast_pair_break, cast_mode_break, cast_u8_break, cast_inside, unw_mask_inside, unw_mask_break,
-    acl_padding_write, acl_padding_read, acl_padding_past, nogm_out_break,
+    acl_padding_write, acl_padding_read, acl_padding_past, nogm_out_break, ub_end_pad_out_break, ub_end_pad_in_break,
 };
 enum {
     S_CAP_BREAK, S_CAP_INSIDE, S_CAP_SRC1_BREAK, S_UB_BREAK, S_UB_INSIDE, S_UB_FOREIGN, S_ALIGN_BREAK,
@@ -242,7 +251,8 @@ enum {
     S_TILING_INSIDE, S_UNW_PAD_BREAK, S_UNW_INSIDE, S_UNW_PROPAGATE_BREAK, S_UNW_PAD_VALUE_INSIDE,
     S_UNW_GET_BREAK, S_OVL_TANH, S_OVL_PARTIAL, S_OVL_INSIDE, S_CAST_PAIR_BREAK, S_CAST_MODE_BREAK,
     S_CAST_U8_BREAK, S_CAST_INSIDE, S_UNW_MASK_INSIDE, S_UNW_MASK_BREAK,
-    S_ACL_PADDING_WRITE, S_ACL_PADDING_READ, S_ACL_PADDING_PAST, S_NOGM_OUT_BREAK, S_COUNT
+    S_ACL_PADDING_WRITE, S_ACL_PADDING_READ, S_ACL_PADDING_PAST, S_NOGM_OUT_BREAK, S_UB_END_PAD_OUT_BREAK,
+    S_UB_END_PAD_IN_BREAK, S_COUNT
 };
 
 static void dispatch(uint8_t *const *args) {
@@ -307,6 +317,10 @@ MG_TEST(ub_operands_inside_the_blocks_ub) {
     expect_break(S_UB_BREAK, "Duplicate: the destination tensor's 4128 bytes at UB offset 192512 run past the UB's "
                              "end (196608 bytes)");
     expect_pass(S_UB_INSIDE);
+    expect_break(S_UB_END_PAD_OUT_BREAK, "DataCopyPad: the source tensor's 128 bytes at UB offset 196544 run past "
+                                         "the UB's end (196608 bytes)");
+    expect_break(S_UB_END_PAD_IN_BREAK, "DataCopyPad: the destination tensor's 128 bytes at UB offset 196544 run "
+                                        "past the UB's end (196608 bytes)");
     char msg[512], want[256];
     MG_CHECK_EQ_INT(run(S_UB_FOREIGN, msg, sizeof msg), ACL_ERROR_RT_AICORE_EXCEPTION);
     snprintf(want, sizeof want, "Exp: the destination tensor at %p is not in the block's UB (196608 bytes)",

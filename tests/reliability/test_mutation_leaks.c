@@ -323,4 +323,48 @@ MG_TEST(racing_single_use_launch_drops_its_pin) {
         MG_CHECK(1);
 }
 
+/* aclInitTensor refused for want of memory gives back the tensor's pin (seed 55: the pin was
+   kept on that path, so the destroyed tensor was never freed and its registry slot never
+   reused). Each planted allocation fault in turn until one fails aclInitTensor's own
+   allocations; the tensor is then destroyed and new handles must reuse its slot. */
+MG_TEST(init_tensor_out_of_memory_drops_its_pin) {
+    setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
+    int hit = 0;
+    for (int n = 1; n <= 64 && !hit; n++) {
+        (void)aclFinalize();
+        char value[16];
+        snprintf(value, sizeof value, "%d", n);
+        setenv("MISHGRAD_FAULT_ALLOC", value, 1);
+        MG_CHECK_EQ_INT(aclInit(NULL), 0);
+        unsetenv("MISHGRAD_FAULT_ALLOC");
+        int64_t one[1] = {16}, eight[8] = {1, 1, 1, 1, 1, 1, 1, 16}, storage[1] = {16};
+        aclTensor *t = aclCreateTensor(one, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, NULL);
+        if (t == NULL) continue; /* the fault hit the creation */
+        aclnnStatus st = aclInitTensor(t, eight, 8, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, NULL);
+        const uint32_t slot = slot_of(t);
+        aclDestroyTensor(t);
+        if (st != ACLNN_ERR_INNER) continue; /* the fault was elsewhere, or spent */
+        hit = 1;
+        enum { PROBES = 4096 };
+        static aclTensor *probes[PROBES];
+        int made = 0, reused = 0;
+        for (; made < PROBES && !reused; made++) {
+            probes[made] = aclCreateTensor(one, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, NULL);
+            if (probes[made] == NULL) break;
+            reused = slot_of(probes[made]) == slot;
+        }
+        for (int i = 0; i < made; i++) aclDestroyTensor(probes[i]);
+        if (!reused)
+            MG_FAIL("fault %d: the tensor aclInitTensor refused kept its registry slot through %d new handles "
+                    "(a pin never dropped)", n, made);
+        else
+            MG_CHECK(1);
+    }
+    MG_CHECK(hit);
+    /* the session as the other cases left it */
+    (void)aclFinalize();
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    MG_CHECK_EQ_INT(aclrtSetDevice(0), 0);
+}
+
 MG_TEST_MAIN()
