@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "mg_test.h"
+#include "mg_acl_session.h"
 #include "mgrt.h"
 
 #define MAX_FAULT_INDEX 200
@@ -211,12 +212,7 @@ MG_TEST(every_allocation_of_a_whole_program_fails_cleanly) {
     int failed_somewhere[STEP_COUNT] = {0};
     int ran_through_at = 0;
     for (int n = 1; n <= MAX_FAULT_INDEX && !ran_through_at; n++) {
-        (void)aclFinalize();
-        char value[16];
-        snprintf(value, sizeof value, "%d", n);
-        setenv("MISHGRAD_FAULT_ALLOC", value, 1);
-        MG_CHECK_EQ_INT(aclInit(NULL), 0);
-        unsetenv("MISHGRAD_FAULT_ALLOC");
+        mg_acl_restart_failing_allocation(n);
         outcome first, second;
         program(&first);
         if (first.failed_step < 0) {

@@ -331,12 +331,7 @@ MG_TEST(init_tensor_out_of_memory_drops_its_pin) {
     setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
     int hit = 0;
     for (int n = 1; n <= 64 && !hit; n++) {
-        (void)aclFinalize();
-        char value[16];
-        snprintf(value, sizeof value, "%d", n);
-        setenv("MISHGRAD_FAULT_ALLOC", value, 1);
-        MG_CHECK_EQ_INT(aclInit(NULL), 0);
-        unsetenv("MISHGRAD_FAULT_ALLOC");
+        mg_acl_restart_failing_allocation(n);
         int64_t one[1] = {16}, eight[8] = {1, 1, 1, 1, 1, 1, 1, 16}, storage[1] = {16};
         aclTensor *t = aclCreateTensor(one, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, storage, 1, NULL);
         if (t == NULL) continue; /* the fault hit the creation */
