@@ -13,8 +13,8 @@
  * A fork() child makes anew (rt_mutex_init_checked) the mutexes its fork handlers took: the
  * child's thread is not the owner the parent's lock recorded. libnnopbase's object locks
  * (nnopbase/nnop_lock.c) and the AscendC twin's are checked the same way: CMake compiles
- * rt_lock.c into each of the three libraries. (python/csrc/mg_lock.h is the Python extension's copy of this rule: the
- * package builds from python/ alone.)
+ * rt_lock.c into each of the three libraries. (python/csrc/mg_lock.h is the Python
+ * extension's copy of this rule: the package builds from python/ alone.)
  */
 #ifndef RT_LOCK_H_
 #define RT_LOCK_H_
