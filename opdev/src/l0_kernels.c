@@ -3,8 +3,9 @@
    every source but (u)int64 beyond 2^53. Float targets are IEEE, as the Cast kernel of an
    Atlas A2/A3 in its default Inf/NaN overflow mode: rounded to nearest even once, from the
    double (float16 and bfloat16 too), overflow to infinity, NaN kept; float16 sources read as
-   IEEE binary16 (0x7c00 is infinity, not the runtime's saturating aclFloat16ToFloat).
-   Integer targets truncate and saturate (NaN gives 0) instead of C's undefined
+   IEEE binary16 (0x7c00 is infinity, not the runtime's saturating aclFloat16ToFloat), both
+   ways by op::fp16_t's own conversions (fp16_bridge.cpp) so the project rounds float16 in one
+   place. Integer targets truncate and saturate (NaN gives 0) instead of C's undefined
    out-of-range conversion. */
 #include <math.h>
 #include <string.h>
@@ -23,19 +24,10 @@ int mg_cast_supported(int t) {
     }
 }
 
-/* IEEE binary16: exponent 31 is infinity or NaN. */
-static double from_half(uint16_t h) {
-    const int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
-    double magnitude = exponent == 0    ? ldexp(fraction, -24)
-                       : exponent == 31 ? (fraction != 0 ? NAN : INFINITY)
-                                        : ldexp(fraction + 1024, exponent - 25);
-    return (h & 0x8000u) ? -magnitude : magnitude;
-}
-
 static double load(int t, const unsigned char *p) {
     switch (t) {
     case F32: { float v; memcpy(&v, p, 4); return v; }
-    case F16: { uint16_t h; memcpy(&h, p, 2); return from_half(h); }
+    case F16: { uint16_t h; memcpy(&h, p, 2); return mg_half_to_double(h); }
     case BF16: { uint16_t h; memcpy(&h, p, 2); uint32_t w = (uint32_t)h << 16; float v; memcpy(&v, &w, 4); return v; }
     case F64: { double v; memcpy(&v, p, 8); return v; }
     case I8: return (int8_t)p[0];
@@ -62,27 +54,28 @@ static double nearest_even(double x) {
     return whole;
 }
 
-/* `v` as an IEEE binary format of 16 bits with `mant` fraction bits (float16: 10, bfloat16:
-   7), rounded once: NaN stays a (quiet) NaN, beyond the largest finite is infinity. */
-static uint16_t to_narrow(double v, int mant) {
-    const int ebits = 15 - mant, bias = (1 << (ebits - 1)) - 1;
-    const uint16_t sign = signbit(v) ? 0x8000u : 0u, inf = (uint16_t)(((1u << ebits) - 1u) << mant);
-    if (isnan(v)) return (uint16_t)(sign | inf | (1u << (mant - 1)));
+/* `v` as bfloat16 (8 exponent bits, 7 fraction bits), rounded once: NaN stays a (quiet) NaN,
+   beyond the largest finite is infinity. float16 has its one implementation in op::fp16_t
+   (mg_half_from_double). */
+static uint16_t to_bfloat16(double v) {
+    enum { MANT = 7, EBITS = 8, BIAS = 127 };
+    const uint16_t sign = signbit(v) ? 0x8000u : 0u, inf = (uint16_t)(((1u << EBITS) - 1u) << MANT);
+    if (isnan(v)) return (uint16_t)(sign | inf | (1u << (MANT - 1)));
     const double a = fabs(v);
     if (isinf(a)) return (uint16_t)(sign | inf);
     if (a == 0.0) return sign;
     int e;
     (void)frexp(a, &e); /* a = m * 2^e, m in [0.5, 1): its binary exponent is e - 1 */
-    int biased = e - 1 + bias;
-    if (biased <= 0) /* subnormal: units of 2^(1 - bias - mant); the top one is the least normal */
-        return (uint16_t)(sign | (uint16_t)nearest_even(ldexp(a, bias - 1 + mant)));
-    double q = nearest_even(ldexp(a, mant - (e - 1))); /* in [2^mant, 2^(mant+1)] */
-    if (q == ldexp(1.0, mant + 1)) {
-        q = ldexp(1.0, mant);
+    int biased = e - 1 + BIAS;
+    if (biased <= 0) /* subnormal: units of 2^(1 - BIAS - MANT); the top one is the least normal */
+        return (uint16_t)(sign | (uint16_t)nearest_even(ldexp(a, BIAS - 1 + MANT)));
+    double q = nearest_even(ldexp(a, MANT - (e - 1))); /* in [2^MANT, 2^(MANT+1)] */
+    if (q == ldexp(1.0, MANT + 1)) {
+        q = ldexp(1.0, MANT);
         biased++;
     }
-    if (biased >= (1 << ebits) - 1) return (uint16_t)(sign | inf);
-    return (uint16_t)(sign | (uint16_t)(biased << mant) | (uint16_t)(q - ldexp(1.0, mant)));
+    if (biased >= (1 << EBITS) - 1) return (uint16_t)(sign | inf);
+    return (uint16_t)(sign | (uint16_t)(biased << MANT) | (uint16_t)(q - ldexp(1.0, MANT)));
 }
 
 /* The narrow integer targets convert the clamped value to int64_t first, where every bound
@@ -91,8 +84,8 @@ static uint16_t to_narrow(double v, int mant) {
 static void store(int t, unsigned char *p, double v) {
     switch (t) {
     case F32: { float f = (float)v; memcpy(p, &f, 4); break; }
-    case F16: { uint16_t h = to_narrow(v, 10); memcpy(p, &h, 2); break; }
-    case BF16: { uint16_t h = to_narrow(v, 7); memcpy(p, &h, 2); break; }
+    case F16: { uint16_t h = mg_half_from_double(v); memcpy(p, &h, 2); break; }
+    case BF16: { uint16_t h = to_bfloat16(v); memcpy(p, &h, 2); break; }
     case F64: memcpy(p, &v, 8); break;
     case BOOL: p[0] = v != 0.0; break;
     case I8: p[0] = (unsigned char)(int8_t)(int64_t)clamp(trunc(v), -128, 127); break;

@@ -8,6 +8,12 @@
 extern "C" {
 #endif
 
+/* IEEE binary16 to and from double, rounded once to nearest even (NaN stays NaN, beyond
+   65504 + half a step is infinity): op::fp16_t's conversions (aclnn/opdev/fp16_t.h), given to
+   the C kernels by fp16_bridge.cpp. */
+uint16_t mg_half_from_double(double value);
+double mg_half_to_double(uint16_t bits);
+
 typedef struct mg_cast_params {
     int64_t n;
     int src, dst; /* ge/acl dtypes */
