@@ -315,18 +315,25 @@ def all_sites():
     return per_layer
 
 
+def mutated_line(line, m):
+    """`line` as mutant `m` changes it, or None when the text at the mutant's column is no
+    longer what it replaces. The one place a mutant's substitution is spelled."""
+    if m["kind"] == "statement deleted":
+        return line[:m["col"]] + ";"
+    if line[m["col"]:m["col"] + len(m["old"])] != m["old"]:
+        return None
+    return line[:m["col"]] + m["new"] + line[m["col"] + len(m["old"]):]
+
+
 def apply_mutant(src_root, m):
     path = os.path.join(src_root, m["file"])
     with open(path, encoding="utf-8") as f:
         original = f.read()
     lines = original.split("\n")
-    line = lines[m["line"] - 1]
-    if m["kind"] == "statement deleted":
-        lines[m["line"] - 1] = line[:m["col"]] + ";"
-    else:
-        if line[m["col"]:m["col"] + len(m["old"])] != m["old"]:
-            raise RuntimeError("mutant %s no longer matches %s:%d" % (m["id"], m["file"], m["line"]))
-        lines[m["line"] - 1] = line[:m["col"]] + m["new"] + line[m["col"] + len(m["old"]):]
+    mutated = mutated_line(lines[m["line"] - 1], m)
+    if mutated is None:
+        raise RuntimeError("mutant %s no longer matches %s:%d" % (m["id"], m["file"], m["line"]))
+    lines[m["line"] - 1] = mutated
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     return path, original
@@ -350,9 +357,8 @@ def mutated_text(r):
     if r["line"] > len(lines):
         return None
     line = lines[r["line"] - 1]
-    if line.strip() != r["text"] or line[r["col"]:r["col"] + len(r["old"])] != r["old"]:
-        return None
-    return (line[:r["col"]] + r["new"] + line[r["col"] + len(r["old"]):]).strip()
+    mutated = mutated_line(line, r) if line.strip() == r["text"] else None
+    return mutated.strip() if mutated is not None else None
 
 
 # ---- build and tests ----------------------------------------------------------------
@@ -961,8 +967,10 @@ def read_equivalent(path=EQUIVALENT_FILE):
 
 def equivalent_reason(r, rules):
     for rule in rules:
+        if not fnmatch.fnmatch(r["file"], rule["glob"]):
+            continue
         text = mutated_text(r) if rule["on_mutated"] else r["text"]
-        if (fnmatch.fnmatch(r["file"], rule["glob"]) and text is not None and rule["regex"].search(text)
+        if (text is not None and rule["regex"].search(text)
                 and (rule["old"] == "*" or rule["old"] == r["old"].strip())
                 and (rule["new"] == "*" or rule["new"] == r["new"].strip())):
             return rule["why"]
