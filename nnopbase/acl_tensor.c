@@ -161,9 +161,11 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
                             "viewDimsNum 0)",
                             api, (unsigned long long)viewDimsNum, (unsigned long long)rank);
     }
-    /* The kept arrays move into the new room, which may be the old one: copy them first. */
+    /* The kept arrays move into the new room, which may be the old one: copy the old view and
+       storage dims first (both, whichever are kept: a handful of values, and no condition to
+       get wrong). */
     const uint64_t values = 2 * rank + storage_rank;
-    int64_t *kept = mgrt_malloc((size_t)(rank + storage_rank + 1) * sizeof(int64_t));
+    int64_t *kept = mgrt_malloc((size_t)(t->rank + t->storage_rank + 1) * sizeof(int64_t));
     int64_t *room = values > b->capacity ? mgrt_malloc((size_t)values * sizeof(int64_t)) : b->arrays;
     if (kept == NULL || room == NULL) {
         nnop_lock_give(&t->lock);
@@ -172,9 +174,9 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
         mgrt_handle_unpin(tensor);
         return mgrt_fail_at(api, ACLNN_ERR_INNER, "%s: out of memory (an allocation failed)", api);
     }
-    if (!new_view && rank > 0) memcpy(kept, t->view_dims, (size_t)rank * sizeof(int64_t));
-    if (!new_storage && storage_rank > 0)
-        memcpy(kept + rank, t->storage_dims, (size_t)storage_rank * sizeof(int64_t));
+    memcpy(kept, t->view_dims, (size_t)t->rank * sizeof(int64_t));
+    int64_t *kept_storage = kept + t->rank;
+    memcpy(kept_storage, t->storage_dims, (size_t)t->storage_rank * sizeof(int64_t));
     int64_t *old = NULL;
     if (room != b->arrays) {
         if (b->arrays != b->inline_arrays) old = b->arrays;
@@ -183,7 +185,7 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     }
     void *data = tensorDataAddr != NULL ? tensorDataAddr : atomic_load_explicit(&t->data, memory_order_relaxed);
     fill_tensor(t, room, new_view ? viewDims : kept, rank, dataType, stride, offset, format,
-                new_storage ? storageDims : kept + rank, storage_rank, data);
+                new_storage ? storageDims : kept_storage, storage_rank, data);
     nnop_lock_give(&t->lock);
     mgrt_handle_unpin(tensor);
     mgrt_free(old);
@@ -247,24 +249,25 @@ aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, u
                       "storageDimsNum");
 }
 
-/* `locked`: read under the tensor's lock (the descriptor fields); the address is atomic. */
-#define DEFINE_SCALAR_GETTER(function, type, argument, read, locked)                                     \
+/* Every field is read under the tensor's lock, the address too (atomic already, but one
+   rule for every getter leaves no getter to forget it; aclInitTensor writes them all). */
+#define DEFINE_SCALAR_GETTER(function, type, argument, read)                                             \
     aclnnStatus function(const aclTensor *tensor, type *argument) {                                      \
         nnop_tensor *t = NULL;                                                                           \
         aclnnStatus status = pin_for_getter(#function, tensor, argument, #argument, NULL, NULL, &t);    \
         if (status != ACLNN_SUCCESS) return status;                                                      \
-        if (locked) nnop_lock_take(&t->lock);                                                           \
+        nnop_lock_take(&t->lock);                                                                        \
         type value = read;                                                                               \
-        if (locked) nnop_lock_give(&t->lock);                                                           \
+        nnop_lock_give(&t->lock);                                                                        \
         nnop_tensor_unpin(tensor);                                                                       \
         *argument = value;                                                                               \
         return ACLNN_SUCCESS;                                                                            \
     }
 
-DEFINE_SCALAR_GETTER(aclGetViewOffset, int64_t, offset, t->offset, 1)
-DEFINE_SCALAR_GETTER(aclGetFormat, aclFormat, format, t->format, 1)
-DEFINE_SCALAR_GETTER(aclGetDataType, aclDataType, dataType, t->dtype, 1)
-DEFINE_SCALAR_GETTER(aclGetRawTensorAddr, void *, addr, atomic_load_explicit(&t->data, memory_order_relaxed), 0)
+DEFINE_SCALAR_GETTER(aclGetViewOffset, int64_t, offset, t->offset)
+DEFINE_SCALAR_GETTER(aclGetFormat, aclFormat, format, t->format)
+DEFINE_SCALAR_GETTER(aclGetDataType, aclDataType, dataType, t->dtype)
+DEFINE_SCALAR_GETTER(aclGetRawTensorAddr, void *, addr, atomic_load_explicit(&t->data, memory_order_relaxed))
 
 /* ---- snapshots: what an operator reads ------------------------------------------------- */
 
