@@ -25,6 +25,9 @@ extern "C" {
 
 /* Inputs an elementwise operator may take. */
 #define EW_MAX_INPUTS 3
+/* The inputs and the output: the length of every per-tensor array, written once so that no
+   array can be a different size from the others. */
+#define EW_MAX_TENSORS (EW_MAX_INPUTS + 1)
 /* dtypes one product may list. */
 #define EW_MAX_DTYPES 8
 

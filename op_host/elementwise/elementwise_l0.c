@@ -194,7 +194,7 @@ aclnnStatus ew_add_kernel(aclOpExecutor *executor, const char *op_type, const ew
              op_type, (long long)numel, (int)params.tiling.threads, (long long)params.tiling.block_count,
              (long long)params.tiling.block_elems, (long long)params.tiling.tile_elems, kernel->isa,
              params.tiling.stream_out ? ", streaming stores" : "");
-    nnop_buffer buffers[EW_MAX_INPUTS + 1];
+    nnop_buffer buffers[EW_MAX_TENSORS];
     for (int i = 0; i < input_count; i++) buffers[i] = inputs[i];
     buffers[input_count] = out;
     return nnop_executor_add_step(executor, op_type, kernel_step, &params, sizeof params, buffers,

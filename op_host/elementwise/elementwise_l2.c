@@ -123,8 +123,8 @@ static aclnnStatus check_dtypes(const ew_operator *op, const char *api, const nn
 /* Rank <= 8 for every tensor, then equal shapes. */
 static aclnnStatus check_shapes(const ew_operator *op, const char *api, const nnop_tensor_snapshot *tensors) {
     const int count = op->input_count + 1;
-    const int64_t *dims[EW_MAX_INPUTS + 1];
-    int rank[EW_MAX_INPUTS + 1];
+    const int64_t *dims[EW_MAX_TENSORS];
+    int rank[EW_MAX_TENSORS];
     for (int i = 0; i < count; i++) {
         uint64_t r = tensors[i].rank;
         dims[i] = tensors[i].dims;
@@ -221,7 +221,7 @@ static aclnnStatus plan_call(const ew_operator *op, const char *api, const aclTe
        under its lock: every check below and the plan judge that descriptor, whatever
        aclInitTensor does on another thread meanwhile. Destroyed or foreign handles: 161002
        naming the argument (nnopbase's registry). */
-    nnop_tensor_snapshot snapshots[EW_MAX_INPUTS + 1];
+    nnop_tensor_snapshot snapshots[EW_MAX_TENSORS];
     for (int i = 0; i <= n && status == ACLNN_SUCCESS; i++) {
         int seen = -1;
         for (int j = 0; j < i && seen < 0; j++)
@@ -235,7 +235,7 @@ static aclnnStatus plan_call(const ew_operator *op, const char *api, const aclTe
     status = check_dtypes(op, api, snapshots);
     if (status == ACLNN_SUCCESS) status = check_shapes(op, api, snapshots);
     if (status != ACLNN_SUCCESS) return status;
-    nnop_view views[EW_MAX_INPUTS + 1];
+    nnop_view views[EW_MAX_TENSORS];
     for (int i = 0; i <= n; i++) {
         status = nnop_view_from_snapshot(&snapshots[i], api, op->names[i], &views[i]);
         if (status != ACLNN_SUCCESS) return status;
@@ -284,7 +284,7 @@ static aclnnStatus plan_call(const ew_operator *op, const char *api, const aclTe
 aclnnStatus ew_get_workspace_size(const ew_operator *op, const char *api, const aclTensor *const *inputs,
                                   aclTensor *out, uint64_t *workspace_size, aclOpExecutor **executor) {
     const int n = op->input_count;
-    const aclTensor *tensors[EW_MAX_INPUTS + 1];
+    const aclTensor *tensors[EW_MAX_TENSORS];
     for (int i = 0; i < n; i++) tensors[i] = inputs[i];
     tensors[n] = out;
     aclnnStatus status = check_pointers(op, api, tensors, workspace_size, executor);
