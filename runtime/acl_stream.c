@@ -75,8 +75,7 @@ static size_t drop_queued_locked(stream *s) {
     while (dropped_head != NULL) {
         task_node *node = dropped_head;
         dropped_head = node->next;
-        s->finished = node->sequence;
-        stream_discard_node_locked(node);
+        stream_drop_node_locked(s, node, "aclrtDestroyStreamForce", ACL_ERROR_INVALID_PARAM);
         dropped++;
     }
     pthread_cond_broadcast(&stream_progress);

@@ -113,6 +113,10 @@ typedef struct stream {
     int retiring;
     int pins;
     pthread_t worker;
+    uint64_t first_dropped;     /* sequence of the first node dropped unrun, 0 none: a
+                                   synchronize waiting for it fails instead of passing */
+    const char *dropped_by;     /* the call that dropped it (aclFinalize, ...Force) */
+    aclError dropped_status;    /* and what that synchronize returns */
     int32_t first_error;        /* first failure not yet reported by a synchronize */
     uint64_t first_error_sequence;
     char first_error_message[STREAM_MESSAGE_CAPACITY];
@@ -163,7 +167,9 @@ int vclock_merge_live_locked(vclock *into, const vclock *from);
 void stream_event_unref_locked(event *ev);
 task_node *stream_node_new(node_kind kind);
 void stream_node_free(task_node *node);
-void stream_discard_node_locked(task_node *node);
+/* Drops a node of `s` that will never run (stream_lock held), `by` the call that drops it:
+   counted finished, so a wait for it ends, and remembered, so that wait fails with `status`. */
+void stream_drop_node_locked(stream *s, task_node *node, const char *by, aclError status);
 void stream_forget_subscriber_locked(subscriber *sub);
 int stream_blocked_by_my_callback_locked(const stream *s);
 int stream_step_locked(stream *s);

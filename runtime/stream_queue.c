@@ -102,9 +102,14 @@ static task_node *pop_node(stream *s) {
     return node;
 }
 
-/* Frees a node that did not run (stream_lock held). A task's release runs; a record counts as
-   completed, so nobody waits for it for ever. */
-void stream_discard_node_locked(task_node *node) {
+/* A task's release runs; a record counts as completed, so nobody waits for it for ever. */
+void stream_drop_node_locked(stream *s, task_node *node, const char *by, aclError status) {
+    s->finished = node->sequence;
+    if (s->first_dropped == 0) {
+        s->first_dropped = node->sequence;
+        s->dropped_by = by;
+        s->dropped_status = status;
+    }
     switch (node->kind) {
     case NODE_TASK:
         node->release(node->task);
@@ -296,9 +301,10 @@ static void *stream_worker(void *arg) {
         } else if (!stream_step_locked(s)) {
             if (s->stopping) { /* blocked at stop (finalize, forced destroy): drop the rest */
                 while (s->head != NULL) {
-                    task_node *node = pop_node(s);
-                    s->finished = node->sequence;
-                    stream_discard_node_locked(node);
+                    if (stream_accepting_work)
+                        stream_drop_node_locked(s, pop_node(s), "the stream's destruction", ACL_ERROR_INVALID_PARAM);
+                    else
+                        stream_drop_node_locked(s, pop_node(s), "aclFinalize", ACL_ERROR_UNINITIALIZE);
                 }
                 pthread_cond_broadcast(&stream_progress);
                 continue;

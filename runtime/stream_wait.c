@@ -69,6 +69,8 @@ aclError stream_synchronize_held(const char *api, stream *s, aclrtStream handle,
     uint64_t target = s->queued;
     int waited = stream_wait_locked(s, target, timeout_ms);
     int32_t first_error = waited == 0 ? take_error_locked(s, target, message, sizeof message) : 0;
+    const char *dropped_by = waited == 0 && s->first_dropped != 0 && s->first_dropped <= target ? s->dropped_by : NULL;
+    const aclError dropped_status = s->dropped_status;
     RT_UNLOCK(&stream_lock);
     if (waited == EDEADLK) {
         char name[64];
@@ -79,6 +81,13 @@ aclError stream_synchronize_held(const char *api, stream *s, aclrtStream handle,
         return mgrt_fail_at(api, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                             "%s: %s did not finish its work within %d ms", api,
                             stream_name(handle, name, sizeof name), (int)timeout_ms);
+    }
+    if (dropped_by != NULL) {
+        /* The wait ended because the work was thrown away, not done: not a success. */
+        char name[64];
+        return mgrt_fail_at(api, dropped_status,
+                            "%s: %s ran while this call waited: the work queued on %s was dropped, not run", api,
+                            dropped_by, stream_name(handle, name, sizeof name));
     }
     if (first_error != 0) {
         mgrt_set_recent_error(message);

@@ -16,6 +16,11 @@
  *   finalize_with_a_lone_blocked_stream   aclFinalize with one stream held at a callback nobody runs
  *   finalize_with_a_stream_blocked_on_an_event  aclFinalize with a stream waiting on a record that
  *                                         never comes (it sits behind such a callback)
+ *   finalize_with_a_synchronizer_on_a_blocked_stream  ... and another thread synchronizing that
+ *                                         stream: its wait ends (the dropped nodes count as
+ *                                         finished) with a failure, and aclFinalize returns
+ *   force_destroy_fails_a_waiting_synchronizer  aclrtDestroyStreamForce of such a stream while
+ *                                         another thread synchronizes it: that wait fails, said
  *   finalize_during_phase_one_keeps_no_executor  aclFinalize racing phase 1: once both are done, no
  *                                         handle of any kind is left live for the next session
  *   finalize_frees_the_work_it_drops      sessions of work held behind a record that never comes:
@@ -421,6 +426,101 @@ MG_TEST(force_destroy_drops_a_blocked_wait) {
     REL_CHECK(aclrtUnSubscribeReport((uint64_t)pthread_self(), holder) == ACL_SUCCESS, "aclrtUnSubscribeReport");
     REL_CHECK(aclrtDestroyStream(holder) == ACL_SUCCESS, "aclrtDestroyStream");
     REL_CHECK(aclrtFree(dev) == ACL_SUCCESS, "aclrtFree");
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
+}
+
+/* A thread synchronizing a stream whose work aclFinalize drops: the dropped nodes count as
+   finished (the worker marks each), so the synchronizer's wait ends and its pin goes, which
+   aclFinalize waits for. The work never ran, so the synchronize does not report success. */
+typedef struct {
+    aclrtStream stream;
+    atomic_int started;
+    aclError status;
+    char message[2048];
+} synchronizer;
+
+static void *synchronize_blocked(void *arg) {
+    synchronizer *sync = arg;
+    (void)aclrtSetDevice(0);
+    atomic_store(&sync->started, 1);
+    sync->status = aclrtSynchronizeStream(sync->stream);
+    const char *m = aclGetRecentErrMsg();
+    snprintf(sync->message, sizeof sync->message, "%.2000s", m != NULL ? m : "");
+    return NULL;
+}
+
+/* Starts a thread synchronizing `stream` and returns once it is inside its wait (nothing on
+   the stream can finish). */
+static void start_synchronizer(synchronizer *sync, aclrtStream stream, pthread_t *thread) {
+    memset(sync, 0, sizeof *sync);
+    sync->stream = stream;
+    REL_CHECK(pthread_create(thread, NULL, synchronize_blocked, sync) == 0, "pthread_create");
+    while (!atomic_load(&sync->started)) rel_sleep_ms(1);
+    rel_sleep_ms(100);
+}
+
+MG_TEST(finalize_with_a_synchronizer_on_a_blocked_stream) {
+    rel_start_runtime();
+    aclrtStream holder = NULL, blocked = NULL;
+    REL_CHECK(aclrtCreateStream(&holder) == ACL_SUCCESS && aclrtCreateStream(&blocked) == ACL_SUCCESS,
+              "aclrtCreateStream");
+    aclrtEvent ev = NULL;
+    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
+    void *dev = NULL;
+    REL_CHECK(aclrtMalloc(&dev, DROP_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    queue_blocked_work(holder, blocked, ev, dev);
+    synchronizer sync;
+    pthread_t thread;
+    start_synchronizer(&sync, blocked, &thread);
+    REL_WATCHDOG(20);
+    const double t0 = rel_now_s();
+    REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize: %s", rel_message());
+    REL_CHECK(pthread_join(thread, NULL) == 0, "pthread_join");
+    const double took = rel_now_s() - t0;
+    alarm(0);
+    REL_CHECK(took < 5.0, "aclFinalize and the synchronizer took %.1f s over work that cannot run", took);
+    REL_CHECK(sync.status == ACL_ERROR_UNINITIALIZE, "aclrtSynchronizeStream over work aclFinalize dropped: %d %s",
+              (int)sync.status, sync.message);
+    REL_CHECK(strstr(sync.message, "aclFinalize ran while this call waited") != NULL &&
+                  strstr(sync.message, "dropped, not run") != NULL,
+              "the synchronizer's message: %s", sync.message);
+    REL_CHECK(atomic_load(&held_callback_ran) == 0, "the dropped callback ran");
+}
+
+/* The same under aclrtDestroyStreamForce: the synchronizer's wait ends with a failure that
+   says so (its handle is stale from then on), and the record's own stream goes on. The
+   blocked stream holds one node, the wait: the last node the synchronizer waits for is the
+   first one dropped. */
+MG_TEST(force_destroy_fails_a_waiting_synchronizer) {
+    rel_start_runtime();
+    aclrtStream holder = NULL, blocked = NULL;
+    REL_CHECK(aclrtCreateStream(&holder) == ACL_SUCCESS && aclrtCreateStream(&blocked) == ACL_SUCCESS,
+              "aclrtCreateStream");
+    aclrtEvent ev = NULL;
+    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
+    REL_CHECK(aclrtSubscribeReport((uint64_t)pthread_self(), holder) == ACL_SUCCESS, "aclrtSubscribeReport");
+    REL_CHECK(aclrtLaunchCallback(held_callback, NULL, ACL_CALLBACK_BLOCK, holder) == ACL_SUCCESS,
+              "aclrtLaunchCallback");
+    REL_CHECK(aclrtRecordEvent(ev, holder) == ACL_SUCCESS, "aclrtRecordEvent");
+    REL_CHECK(aclrtStreamWaitEvent(blocked, ev) == ACL_SUCCESS, "aclrtStreamWaitEvent");
+    synchronizer sync;
+    pthread_t thread;
+    start_synchronizer(&sync, blocked, &thread);
+    REL_WATCHDOG(20);
+    REL_CHECK(aclrtDestroyStreamForce(blocked) == ACL_SUCCESS, "aclrtDestroyStreamForce: %s", rel_message());
+    REL_CHECK(pthread_join(thread, NULL) == 0, "pthread_join");
+    alarm(0);
+    REL_CHECK(sync.status == ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream over dropped work: %d %s",
+              (int)sync.status, sync.message);
+    REL_CHECK(strstr(sync.message, "aclrtDestroyStreamForce ran while this call waited") != NULL,
+              "the synchronizer's message: %s", sync.message);
+    REL_WATCHDOG(20);
+    REL_CHECK(aclrtProcessReport(2000) == ACL_SUCCESS, "aclrtProcessReport: %s", rel_message());
+    REL_CHECK(aclrtSynchronizeStream(holder) == ACL_SUCCESS, "aclrtSynchronizeStream(holder): %s", rel_message());
+    alarm(0);
+    REL_CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS, "aclrtDestroyEvent");
+    REL_CHECK(aclrtUnSubscribeReport((uint64_t)pthread_self(), holder) == ACL_SUCCESS, "aclrtUnSubscribeReport");
+    REL_CHECK(aclrtDestroyStream(holder) == ACL_SUCCESS, "aclrtDestroyStream");
     REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize");
 }
 
