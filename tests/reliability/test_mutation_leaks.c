@@ -211,6 +211,34 @@ static int round_tensor_descs(void) {
     return bad;
 }
 
+/* Every refusal a tensor description's call makes after pinning it (NULL or negative
+   arguments, an index past the ranges, a bad memory type): each must let go of its pin, or
+   the destroyed description, its dims and its name are never freed. Nonzero on a failure. */
+static int round_refused_tensor_descs(void) {
+    int64_t dims[2] = {3, 4}, range[1][2] = {{1, 3}}, r[2] = {0, 0}, dim = 0;
+    char buffer[8];
+    aclTensorDesc *d = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+    int bad = d == NULL;
+    aclSetTensorDescName(d, "refused");
+    bad |= aclSetTensorShapeRange(d, 1, range) != ACL_SUCCESS;
+    bad |= aclSetTensorShape(d, 2, NULL) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorShape(d, -1, dims) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorOriginShape(d, 2, NULL) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorShapeRange(d, 2, NULL) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorValueRange(d, 2, NULL) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclGetTensorDescDimRange(d, 0, 2, NULL) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclGetTensorDescDimRange(d, 0, 1, r) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclGetTensorDescDimRange(d, 5, 2, r) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclGetTensorDescDimV2(d, 5, &dim) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorDynamicInput(d, NULL) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorConst(d, NULL, 4) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorConst(d, buffer, 0) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclSetTensorPlaceMent(d, (aclMemType)99) != ACL_ERROR_INVALID_PARAM;
+    bad |= aclTransTensorDescFormat(d, ACL_FORMAT_NCHW, NULL) == ACL_SUCCESS;
+    aclDestroyTensorDesc(d);
+    return bad;
+}
+
 static void judge_rounds(const char *what, int (*round)(void), int rounds) {
     if (MG_UNDER_SANITIZER) MG_SKIP("a sanitizer's quarantine holds freed memory (LeakSanitizer judges there)");
     up();
@@ -243,6 +271,9 @@ MG_TEST(resets_with_streams_give_back_everything) {
 }
 MG_TEST(getters_give_back_everything) { judge_rounds("getters and setters", round_getters, 100000); }
 MG_TEST(tensor_descs_give_back_everything) { judge_rounds("tensor descriptions", round_tensor_descs, 300000); }
+MG_TEST(refused_tensor_desc_calls_give_back_everything) {
+    judge_rounds("refused tensor description calls", round_refused_tensor_descs, 100000);
+}
 MG_TEST(data_buffers_give_back_everything) { judge_rounds("data buffers", round_data_buffers, 100000); }
 
 /* ---- two launches of one single-use executor at once ------------------------------------ */
