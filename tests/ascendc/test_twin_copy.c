@@ -90,6 +90,17 @@ static void gm_to_ub(uint8_t *const *a) {
     take_ub();
 }
 
+/* Zero blocks and blocks of zero bytes between tensors of no bytes (UB and GM), both ways. */
+static void zero_blocks_no_room(uint8_t *const *a) {
+    ub_sentinel();
+    const asc_twin_copy_params none = {0, 20, 0, 0, 1}, empty = {4, 0, 0, 0, 1};
+    g_rc[0] = asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(64, 0, F32), tt_gm(a[0], 0, F32), &none, NULL);
+    g_rc[1] = asc_twin_copy_gm_to_ub_params("DataCopyPad", tt_ub(64, 0, F32), tt_gm(a[0], 0, F32), &empty, NULL);
+    g_rc[2] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[0], 0, F32), tt_ub(64, 0, F32), &none);
+    g_rc[3] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[0], 0, F32), tt_ub(64, 0, F32), &empty);
+    take_ub();
+}
+
 MG_TEST(gm_to_ub_params_layout) {
     gm_numbers();
     /* 3 blocks of 5 floats (20 bytes), 8 GM bytes between them; each UB block is 1 left + 5 + 2
@@ -143,6 +154,13 @@ MG_TEST(gm_to_ub_params_layout) {
     g_p = (asc_twin_copy_params){4, 0, 0, 0, 1};
     expect_ok(gm_to_ub);
     MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK(is_sentinel(g_ub, 0, 4096));
+    /* ... and they span no byte on either side: a tensor of no bytes takes them both ways */
+    expect_ok(zero_blocks_no_room);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(g_rc[1], 0);
+    MG_CHECK_EQ_INT(g_rc[2], 0);
+    MG_CHECK_EQ_INT(g_rc[3], 0);
     MG_CHECK(is_sentinel(g_ub, 0, 4096));
 }
 
