@@ -176,7 +176,9 @@ typedef struct mgrt_launch {
     const mgrt_launch_tensor *tensors; /* every tensor with elements: inputs, then outputs */
     size_t tensor_count;
     /* the task: task_bytes allocated once every check passed, filled by fill(task, ctx),
-       run and released by the stream; steps 0: nothing to run (only the stream is checked) */
+       run and released by the stream; steps 0: nothing to run (only the stream is checked).
+       A fill that writes past task_bytes aborts the process ("internal error") when it
+       returns. */
     size_t task_bytes;
     void (*fill)(void *task, void *ctx);
     void *ctx;

@@ -7,6 +7,9 @@
  * streams (queueing); neither calls up here.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "mg_strided.h"
 #include "runtime_internal.h"
@@ -114,12 +117,31 @@ static int32_t check_workspace_apart(const mgrt_launch *l) {
     return 0;
 }
 
+/* The fill callback is another library's code writing into memory the runtime allocated:
+   the bytes just past the task it declared carry a pattern it must leave alone, checked
+   when it returns, so a fill that writes past its task stops the process there, naming the
+   operator, instead of corrupting the heap for a later call to trip on. */
+enum { TASK_GUARD_BYTES = 64, TASK_GUARD_BYTE = 0xA5 };
+
+static void check_task_guard(const mgrt_launch *l, const unsigned char *task) {
+    for (size_t i = 0; i < TASK_GUARD_BYTES; i++)
+        if (task[l->task_bytes + i] != TASK_GUARD_BYTE) {
+            fprintf(stderr,
+                    "mishgrad: internal error: %s (%s): the launch's task was written past its %zu bytes "
+                    "(byte %zu after it)\n",
+                    l->api, l->op_name, l->task_bytes, i);
+            abort();
+        }
+}
+
 static int32_t queue(const mgrt_launch *l) {
-    void *task = mgrt_malloc(l->task_bytes);
+    unsigned char *task = mgrt_malloc(l->task_bytes + TASK_GUARD_BYTES);
     if (task == NULL)
         return mgrt_fail_at(l->api, ACLNN_ERR_INNER, "%s: out of memory queueing the work (an allocation failed)",
                             l->api);
+    memset(task + l->task_bytes, TASK_GUARD_BYTE, TASK_GUARD_BYTES);
     l->fill(task, l->ctx);
+    check_task_guard(l, task);
     if (l->steps == 0) { /* nothing to do (an empty tensor), but the stream must be real */
         l->release(task);
         if (!mgrt_stream_is_valid(l->stream))

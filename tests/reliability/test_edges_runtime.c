@@ -27,6 +27,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
@@ -975,6 +977,59 @@ static mgrt_launch_tensor strided_tensor(const char *name, float *storage, float
     t.access.dims[0] = 8;
     t.access.strides[0] = 2 * sizeof(float);
     return t;
+}
+
+/* ---- a launch's fill that writes past its task -------------------------------------------------- */
+
+/* The executor's fill writes the task the runtime allocated (task_bytes). One byte more (an
+   off-by-one in a library above) must stop the process at that launch, naming the API and
+   the operator, rather than corrupt the heap for a later call. In a child process. */
+static void fill_one_byte_too_many(void *task, void *ctx) {
+    (void)ctx;
+    memset(task, 0x11, sizeof(void *) + 1);
+}
+
+MG_TEST(launch_fill_past_its_task_stops_the_process) {
+    int pipe_fds[2];
+    MG_CHECK_EQ_INT(pipe(pipe_fds), 0);
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);
+        dup2(pipe_fds[1], 2);
+        close(pipe_fds[0]);
+        up();
+        float *buf = NULL;
+        if (aclrtMalloc((void **)&buf, 64 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) != 0) _exit(3);
+        mgrt_launch_tensor tensors[2];
+        mgrt_launch l = rel_counting_launch("aclnnEdge", "Edge", tensors, 2, 8);
+        tensors[0] = strided_tensor("x", buf, buf, 0);
+        tensors[1] = strided_tensor("y", buf, buf + 32, 1);
+        if (mgrt_launch_submit(&l) != 0) _exit(4); /* the task as declared: fine */
+        l.fill = fill_one_byte_too_many;
+        (void)mgrt_launch_submit(&l);
+        _exit(5); /* not stopped */
+    }
+    MG_CHECK(pid > 0);
+    close(pipe_fds[1]);
+    char text[4096] = "";
+    size_t used = 0;
+    ssize_t got;
+    while (used < sizeof text - 1 && (got = read(pipe_fds[0], text + used, sizeof text - 1 - used)) > 0)
+        used += (size_t)got;
+    text[used] = '\0';
+    close(pipe_fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT)
+        MG_FAIL("the child %s %d, expected SIGABRT; stderr: %s", WIFEXITED(status) ? "exited with" : "died of signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), text);
+    char want[200];
+    snprintf(want, sizeof want,
+             "mishgrad: internal error: aclnnEdge (Edge): the launch's task was written past its %zu bytes "
+             "(byte 0 after it)",
+             sizeof(void *));
+    MG_CHECK_STR_CONTAINS(text, want);
 }
 
 /* Two direct tensors (read and written in place by the kernel) with strided accesses: their
