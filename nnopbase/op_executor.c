@@ -507,10 +507,12 @@ aclnnStatus nnop_executor_launch(const char *api, void *workspace, uint64_t work
     /* One trip down: the runtime pins and checks the workspace and every tensor (liveness,
        alignment, the in-place rule, the workspace apart), makes the task, and queues it with
        the race check; the pins drop once it is queued or refused. */
-    int64_t widest = 1; /* the workspace's dense buffers hold elements of up to 8 bytes */
+    /* The workspace's dense buffers hold elements of up to 8 bytes: aligned to the widest. A
+       slot phase 1 gave no view is zeros (the executor is calloc'd): elem_size 0 adds nothing. */
+    int64_t widest = 1;
     for (uint32_t i = 0; i < e->input_count + e->output_count; i++) {
         const slot *sl = i < e->input_count ? &e->inputs[i] : &e->outputs[i - e->input_count];
-        if (sl->has_view && sl->view.elem_size > widest) widest = sl->view.elem_size;
+        if (sl->view.elem_size > widest) widest = sl->view.elem_size;
     }
     mgrt_launch_tensor tensors[2 * MAX_SLOTS];
     task_source source = {e, &state, workspace};

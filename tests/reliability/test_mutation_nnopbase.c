@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct layout {
     int rank;
@@ -458,3 +459,39 @@ MG_TEST(step_buffer_of_an_unbound_slot_resolves_to_null) {
 }
 
 MG_TEST_MAIN()
+
+/* ---- the workspace's alignment ------------------------------------------------------------ */
+
+/* Phase 2 refuses a workspace that is not aligned to the widest element of the call's
+   tensors (the dense copies it holds are read as such): x strided (every other element), so
+   aclnnMish asks for a workspace; inside one aclrtMalloc block, 2 bytes in is fine for
+   float16 and refused for float32, 1 byte in refused for float16, with the message. */
+static aclnnStatus mish_with_workspace_at(aclDataType dtype, int64_t elem, size_t shift) {
+    static unsigned char *block;
+    if (block == NULL && aclrtMalloc((void **)&block, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST) != 0) return -1;
+    const int64_t n = 64, x_dims[1] = {n}, x_strides[1] = {2}, x_storage[1] = {2 * n}, y_dims[1] = {n};
+    aclTensor *x = aclCreateTensor(x_dims, 1, dtype, x_strides, 0, ACL_FORMAT_ND, x_storage, 1, block);
+    aclTensor *y = aclCreateTensor(y_dims, 1, dtype, NULL, 0, ACL_FORMAT_ND, y_dims, 1, block + 4096);
+    memset(block, 0, 2 * n * elem);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    aclnnStatus st = aclnnMishGetWorkspaceSize(x, y, &ws, &e);
+    if (st == ACLNN_SUCCESS && ws == 0) st = -2; /* the case needs a workspace */
+    if (st == ACLNN_SUCCESS) {
+        st = aclnnMish(block + 8192 + shift, ws, e, NULL); /* the executor goes either way */
+        if (st == ACLNN_SUCCESS) st = aclrtSynchronizeStream(NULL);
+    }
+    aclDestroyTensor(x);
+    aclDestroyTensor(y);
+    return st;
+}
+
+MG_TEST(workspace_alignment_follows_the_widest_element) {
+    up();
+    MG_CHECK_EQ_INT(mish_with_workspace_at(ACL_FLOAT16, 2, 2), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(mish_with_workspace_at(ACL_FLOAT, 4, 4), ACLNN_SUCCESS);
+    MG_CHECK_EQ_INT(mish_with_workspace_at(ACL_FLOAT16, 2, 1), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "is not aligned to the 2-byte elements it holds");
+    MG_CHECK_EQ_INT(mish_with_workspace_at(ACL_FLOAT, 4, 2), ACLNN_ERR_PARAM_INVALID);
+    MG_CHECK_STR_CONTAINS(aclGetRecentErrMsg(), "is not aligned to the 4-byte elements it holds");
+}
