@@ -49,6 +49,27 @@ int aclrtHostUnregister(void *ptr) {
 """
 
 
+def run_counting(shim_path, body):
+    """Runs `body` in a child with the registration-counting shim preloaded, after a preamble
+    that imports the package, skips where there is no zero-copy route, and binds `shim`,
+    `made` and `given` (the counters); its report, the test skipped on "skip"."""
+    report = run_child(textwrap.dedent("""
+        import ctypes, json
+        import numpy as np
+        import mishgrad
+        from mishgrad import _mishgrad
+        if not mishgrad.zero_copy():
+            print(json.dumps({"skip": "no zero-copy route here"}), flush=True)
+            raise SystemExit(0)
+        shim = ctypes.CDLL(%r)
+        made = ctypes.c_int.in_dll(shim, "mg_registrations")
+        given = ctypes.c_int.in_dll(shim, "mg_unregistrations")
+    """ % shim_path) + textwrap.dedent(body), {"LD_PRELOAD": shim_path}, timeout=120)
+    if "skip" in report:
+        pytest.skip(report["skip"])
+    return report
+
+
 @pytest.fixture(scope="module")
 def register_shim(tmp_path_factory):
     return build_preload_shim(tmp_path_factory, REGISTER_SHIM, "registration")
@@ -59,16 +80,8 @@ def test_an_idle_registration_touching_another_range_is_kept(register_shim):
     registration, idle after). The second reads grad from pages 0-1 and x from pages 2-3
     (out = x): two ranges that touch at page 2 but do not overlap; pages 2-3 are still
     registered, so only pages 0-1 are registered anew."""
-    report = run_child(textwrap.dedent("""
-        import ctypes, json, mmap
-        import numpy as np
-        import mishgrad
-        from mishgrad import _mishgrad
-        if not mishgrad.zero_copy():
-            print(json.dumps({"skip": "no zero-copy route here"}), flush=True)
-            raise SystemExit(0)
-        shim = ctypes.CDLL(%r)
-        made = ctypes.c_int.in_dll(shim, "mg_registrations")
+    report = run_counting(register_shim, """
+        import mmap
         _mishgrad.release_registrations()
         per_page = mmap.PAGESIZE // 4
         m = mmap.mmap(-1, 4 * mmap.PAGESIZE)
@@ -91,9 +104,7 @@ def test_an_idle_registration_touching_another_range_is_kept(register_shim):
         want = t + v * (1 - t * t) / (1 + np.exp(-v))
         err = float(np.max(np.abs(high.astype(np.float64) - want)))
         print(json.dumps({"counts": counts, "err": err}), flush=True)
-    """ % register_shim), {"LD_PRELOAD": register_shim}, timeout=120)
-    if "skip" in report:
-        pytest.skip(report["skip"])
+    """)
     first, after_one, after_two = report["counts"]
     assert after_one - first == 1, report
     assert after_two - after_one == 1, "pages 2-3 were registered again: %r" % report
@@ -103,23 +114,12 @@ def test_an_idle_registration_touching_another_range_is_kept(register_shim):
 def test_every_registration_is_given_back(register_shim):
     """The route probe's page and the calls' registrations: after release_registrations()
     (nothing in flight) the runtime has unregistered as many as it registered."""
-    report = run_child(textwrap.dedent("""
-        import ctypes, json
-        import numpy as np
-        import mishgrad
-        if not mishgrad.zero_copy():
-            print(json.dumps({"skip": "no zero-copy route here"}), flush=True)
-            raise SystemExit(0)
-        shim = ctypes.CDLL(%r)
+    report = run_counting(register_shim, """
         for n in (16, 5000, 70000):
             x = np.linspace(-3, 3, n, dtype=np.float32)
             mishgrad.mish_backward(np.ones_like(x), x)
         mishgrad.release_registrations()
-        made = ctypes.c_int.in_dll(shim, "mg_registrations").value
-        given = ctypes.c_int.in_dll(shim, "mg_unregistrations").value
-        print(json.dumps({"made": made, "given": given}), flush=True)
-    """ % register_shim), {"LD_PRELOAD": register_shim}, timeout=120)
-    if "skip" in report:
-        pytest.skip(report["skip"])
+        print(json.dumps({"made": made.value, "given": given.value}), flush=True)
+    """)
     assert report["made"] >= 2, report  # the probe's page and at least one call's
     assert report["given"] == report["made"], report

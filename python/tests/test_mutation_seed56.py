@@ -9,11 +9,8 @@ written expectation.
   and the idle registrations are released, the runtime has unregistered as many as it
   registered.
 """
-import textwrap
-
 from conftest import build_preload_shim
-from test_csrc_paths import run_child
-from test_mutation_seed55 import REGISTER_SHIM
+from test_mutation_seed55 import REGISTER_SHIM, run_counting
 import pytest
 
 
@@ -26,17 +23,8 @@ def test_a_thread_that_exits_gives_back_its_workspace(register_shim):
     """A worker thread calls with a strided x (copied dense into a workspace of 4 bytes an
     element, page-rounded on the zero-copy route) and exits. The thread's resources go from
     its exit handler, which runs after join() returns, so the counts are polled."""
-    report = run_child(textwrap.dedent("""
-        import ctypes, json, threading, time
-        import numpy as np
-        import mishgrad
-        from mishgrad import _mishgrad
-        if not mishgrad.zero_copy():
-            print(json.dumps({"skip": "no zero-copy route here"}), flush=True)
-            raise SystemExit(0)
-        shim = ctypes.CDLL(%r)
-        made = ctypes.c_int.in_dll(shim, "mg_registrations")
-        given = ctypes.c_int.in_dll(shim, "mg_unregistrations")
+    report = run_counting(register_shim, """
+        import threading, time
         ok = []
         def work():
             n = 1 << 16
@@ -55,9 +43,7 @@ def test_a_thread_that_exits_gives_back_its_workspace(register_shim):
                 break
             time.sleep(0.05)
         print(json.dumps({"ok": ok, "counts": counts}), flush=True)
-    """ % register_shim), {"LD_PRELOAD": register_shim}, timeout=120)
-    if "skip" in report:
-        pytest.skip(report["skip"])
+    """)
     assert report["ok"] == [True], report
     registered, unregistered = report["counts"]
     assert registered >= 2, report  # the route probe's page and at least the workspace

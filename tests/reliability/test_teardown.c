@@ -390,17 +390,30 @@ static void queue_blocked_work(aclrtStream holder, aclrtStream blocked, aclrtEve
     REL_CHECK(recorded == ACL_EVENT_RECORDED_STATUS_NOT_READY, "the record behind the unprocessed callback happened");
 }
 
+/* Two streams, an event and a zeroed device block, with queue_blocked_work's work on them. */
+typedef struct blocked_pair {
+    aclrtStream holder, blocked;
+    aclrtEvent ev;
+    void *dev;
+} blocked_pair;
+
+static void make_blocked_pair(blocked_pair *p) {
+    memset(p, 0, sizeof *p);
+    REL_CHECK(aclrtCreateStream(&p->holder) == ACL_SUCCESS && aclrtCreateStream(&p->blocked) == ACL_SUCCESS,
+              "aclrtCreateStream");
+    REL_CHECK(aclrtCreateEvent(&p->ev) == ACL_SUCCESS, "aclrtCreateEvent");
+    REL_CHECK(aclrtMalloc(&p->dev, DROP_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
+    REL_CHECK(aclrtMemset(p->dev, DROP_BYTES, 0, DROP_BYTES) == ACL_SUCCESS, "aclrtMemset");
+    queue_blocked_work(p->holder, p->blocked, p->ev, p->dev);
+}
+
 MG_TEST(force_destroy_drops_a_blocked_wait) {
     rel_start_runtime();
-    aclrtStream holder = NULL, blocked = NULL;
-    REL_CHECK(aclrtCreateStream(&holder) == ACL_SUCCESS && aclrtCreateStream(&blocked) == ACL_SUCCESS,
-              "aclrtCreateStream");
-    aclrtEvent ev = NULL;
-    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
-    void *dev = NULL;
-    REL_CHECK(aclrtMalloc(&dev, DROP_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
-    REL_CHECK(aclrtMemset(dev, DROP_BYTES, 0, DROP_BYTES) == ACL_SUCCESS, "aclrtMemset");
-    queue_blocked_work(holder, blocked, ev, dev);
+    blocked_pair p;
+    make_blocked_pair(&p);
+    aclrtStream holder = p.holder, blocked = p.blocked;
+    aclrtEvent ev = p.ev;
+    void *dev = p.dev;
     REL_WATCHDOG(20);
     const double t0 = rel_now_s();
     REL_CHECK(aclrtDestroyStreamForce(blocked) == ACL_SUCCESS, "aclrtDestroyStreamForce: %s", rel_message());
@@ -461,17 +474,11 @@ static void start_synchronizer(synchronizer *sync, aclrtStream stream, pthread_t
 
 MG_TEST(finalize_with_a_synchronizer_on_a_blocked_stream) {
     rel_start_runtime();
-    aclrtStream holder = NULL, blocked = NULL;
-    REL_CHECK(aclrtCreateStream(&holder) == ACL_SUCCESS && aclrtCreateStream(&blocked) == ACL_SUCCESS,
-              "aclrtCreateStream");
-    aclrtEvent ev = NULL;
-    REL_CHECK(aclrtCreateEvent(&ev) == ACL_SUCCESS, "aclrtCreateEvent");
-    void *dev = NULL;
-    REL_CHECK(aclrtMalloc(&dev, DROP_BYTES, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "aclrtMalloc");
-    queue_blocked_work(holder, blocked, ev, dev);
+    blocked_pair p;
+    make_blocked_pair(&p);
     synchronizer sync;
     pthread_t thread;
-    start_synchronizer(&sync, blocked, &thread);
+    start_synchronizer(&sync, p.blocked, &thread);
     REL_WATCHDOG(20);
     const double t0 = rel_now_s();
     REL_CHECK(aclFinalize() == ACL_SUCCESS, "aclFinalize: %s", rel_message());
