@@ -1,7 +1,7 @@
 /*
  * tests/reliability/test_growth.c: tables that must forget what is gone. A stream's vector
  * clock keeps no entry for streams that lived and went (the record-and-wait cost stays flat
- * after 4000 of them); the report subscriber table frees an unsubscribed thread (3000
+ * after 6000 of them); the report subscriber table frees an unsubscribed thread (3000
  * distinct thread ids subscribe and unsubscribe; it refused after 1024: issue 25.6). One
  * process per case (CTest reliability_growth_<case>).
  */
@@ -16,10 +16,11 @@
 #include "acl/acl.h"
 #include "rel_setup.h"
 
-/* Two long-lived streams wait on events of thousands of short-lived ones. Their vector
-   clocks kept an entry per dead stream, and an event wait merged clock into clock entry by
-   entry: the same record-and-wait cost grew with the square of the streams that ever lived
-   (milliseconds after 4000). It must stay what it was at the start. */
+/* Two long-lived streams wait on events of thousands of short-lived ones, half of them while
+   the short-lived stream lives, half after it went. Their vector clocks kept an entry per
+   dead stream, and an event wait merged clock into clock entry by entry: the same
+   record-and-wait cost grew with the square of the streams that ever lived (milliseconds
+   after 4000). It must stay what it was at the start. */
 static double record_and_wait_us(aclrtStream from, aclrtStream to, aclrtEvent ev) {
     enum { OPS = 20 };
     const double t0 = rel_now_s();
@@ -39,7 +40,7 @@ MG_TEST(clock_growth) {
     (void)record_and_wait_us(a, b, probe); /* warm up */
     const double before = record_and_wait_us(a, b, probe);
     REL_WATCHDOG(100);
-    enum { SHORT_LIVED = 4000 };
+    enum { SHORT_LIVED = 6000 };
     for (int i = 0; i < SHORT_LIVED; i++) {
         aclrtStream x = NULL;
         if (aclrtCreateStream(&x) != ACL_SUCCESS) {
@@ -47,9 +48,15 @@ MG_TEST(clock_growth) {
             break;
         }
         (void)aclrtRecordEvent(ev, x);
-        (void)aclrtStreamWaitEvent(a, ev);
-        (void)aclrtStreamWaitEvent(b, ev);
-        (void)aclrtDestroyStream(x);
+        if (i % 2 == 0) { /* waited on while x lives: its retirement must clean the clocks */
+            (void)aclrtStreamWaitEvent(a, ev);
+            (void)aclrtStreamWaitEvent(b, ev);
+            (void)aclrtDestroyStream(x);
+        } else { /* waited on after x went: the wait must not bring x's id back */
+            (void)aclrtDestroyStream(x);
+            (void)aclrtStreamWaitEvent(a, ev);
+            (void)aclrtStreamWaitEvent(b, ev);
+        }
     }
     const double after = record_and_wait_us(a, b, probe);
     alarm(0);
