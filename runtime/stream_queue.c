@@ -334,7 +334,10 @@ struct timespec stream_deadline_after(int32_t ms) {
 /* MISHGRAD_FAULT_LATE=<api> (test builds): that API's next call, already past its entry
    checks, waits here (stream_lock not held) until aclFinalize has closed the streams, at most
    10 s, so that it meets the teardown which a racing call meets only by chance and its late
-   refusal can be tested. Polls: aclFinalize broadcasts no condition for this. */
+   refusal can be tested. Polls: aclFinalize broadcasts no condition for this. Once the
+   streams are closed it stays 100 ms more, still holding its stream: aclFinalize must wait
+   for that stream to retire, so it cannot return while the call is held (the test checks
+   that none is when aclFinalize returns). */
 void stream_hold_if_late(const char *api) {
     if (!rt_fault_late_call(api)) return;
     RT_LOCK(&stream_lock);
@@ -342,7 +345,12 @@ void stream_hold_if_late(const char *api) {
         struct timespec step = stream_deadline_after(2);
         RT_TIMEDWAIT(&stream_progress, &stream_lock, &step);
     }
+    const int finalizing = !stream_accepting_work;
     RT_UNLOCK(&stream_lock);
+    if (finalizing) {
+        struct timespec linger = {0, 100 * 1000 * 1000};
+        nanosleep(&linger, NULL);
+    }
     rt_fault_late_done();
 }
 

@@ -747,12 +747,18 @@ MG_TEST(late_calls_meet_finalize) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         REL_CHECK(aclFinalize() == ACL_SUCCESS, "%s: aclFinalize", cases[i].api);
+        /* the held call keeps its stream 100 ms after the streams close: aclFinalize waits for
+           that stream, so it returns only once the call has gone on */
+        REL_CHECK(mgrt_late_calls_held() == 0, "%s: aclFinalize returned while the call still held its stream",
+                  cases[i].api);
         pthread_join(t, NULL);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         alarm(0);
         /* released as soon as the streams close (the switch's 10 s limit is only a fallback) */
         const double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
         REL_CHECK(seconds < 5.0, "%s: the held call came back %.1f s after aclFinalize began", cases[i].api, seconds);
+        REL_CHECK(seconds >= 0.1, "%s: aclFinalize and the held call took %.3f s, less than the hold's 100 ms",
+                  cases[i].api, seconds);
         REL_CHECK(atomic_load(&late_status) == ACL_ERROR_UNINITIALIZE, "%s: returned %d, want 100001", cases[i].api,
                   atomic_load(&late_status));
         REL_CHECK(strstr(late_text, cases[i].message) != NULL, "%s: message \"%s\", want \"%s\"", cases[i].api,
