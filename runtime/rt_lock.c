@@ -1,14 +1,24 @@
 /* runtime/rt_lock.c: the out-of-line half of rt_lock.h (compiled into libascendcl,
    libnnopbase and libascendc_twin, hidden in each). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt_lock.h"
 
-_Noreturn void rt_lock_broken(const char *call, const char *mutex, int error) {
-    fprintf(stderr, "mishgrad: internal error: %s(%s) failed: %s\n", call, mutex, strerror(error));
+_Noreturn void rt_internal_error(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    fputs("mishgrad: internal error: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    va_end(args);
     abort();
+}
+
+_Noreturn void rt_lock_broken(const char *call, const char *mutex, int error) {
+    rt_internal_error("%s(%s) failed: %s", call, mutex, strerror(error));
 }
 
 void rt_mutex_init_checked(pthread_mutex_t *m) {

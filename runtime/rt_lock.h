@@ -29,6 +29,9 @@
 #define RT_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #endif
 
+/* rt_lock.c: prints "mishgrad: internal error: " and the message on stderr, and aborts: a
+   broken invariant of the library's own, where going on would corrupt memory or hang. */
+_Noreturn void rt_internal_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* rt_lock.c: says which call failed on which mutex, and aborts. */
 _Noreturn void rt_lock_broken(const char *call, const char *mutex, int error);
 /* rt_lock.c: `m` made a new, unlocked, error-checking mutex (a mutex in memory of its own,

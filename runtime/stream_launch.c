@@ -125,13 +125,9 @@ enum { TASK_GUARD_BYTES = 64, TASK_GUARD_BYTE = 0xA5 };
 
 static void check_task_guard(const mgrt_launch *l, const unsigned char *task) {
     for (size_t i = 0; i < TASK_GUARD_BYTES; i++)
-        if (task[l->task_bytes + i] != TASK_GUARD_BYTE) {
-            fprintf(stderr,
-                    "mishgrad: internal error: %s (%s): the launch's task was written past its %zu bytes "
-                    "(byte %zu after it)\n",
-                    l->api, l->op_name, l->task_bytes, i);
-            abort();
-        }
+        if (task[l->task_bytes + i] != TASK_GUARD_BYTE)
+            rt_internal_error("%s (%s): the launch's task was written past its %zu bytes (byte %zu after it)", l->api,
+                              l->op_name, l->task_bytes, i);
 }
 
 static int32_t queue(const mgrt_launch *l) {

@@ -35,7 +35,7 @@ bool Describe(aclOpExecutor *executor, const aclTensor *t, bool written, const c
               size_t index, mg_tensor_info *info, nnop_buffer *buffer, aclnnStatus *status)
 {
     op::mg::Place place;
-    if (!op::mg::Locate(executor, t, written, &place, status)) return false;
+    if ((*status = op::mg::Locate(executor, t, written, &place)) != ACLNN_SUCCESS) return false;
     if (!place.dense) {
         *status = mgrt_fail(ACLNN_ERR_INNER, "%s: %s %zu of %s is not contiguous (an AI-core kernel reads dense "
                             "data: l0op::Contiguous first)", op::mg::CurrentApi(), role, index, op_type);

@@ -105,14 +105,10 @@ aclnnStatus LaunchAiCore(const char *op_type, aclOpExecutor *executor, const Inp
     return launcher(op_type, executor, in, out, attrs);
 }
 
-bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place, aclnnStatus *status)
+aclnnStatus Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place)
 {
     ExecState *state = LiveState(executor);
-    if (state == nullptr) {
-        *status = ACLNN_ERR_INNER_NULLPTR;
-        return false;
-    }
-    *status = ACLNN_SUCCESS;
+    if (state == nullptr) return ACLNN_ERR_INNER_NULLPTR;
     for (auto &p : state->places)
         if (p.first.first == t && (p.first.second == written || p.second.buffer.kind == NNOP_BUFFER_WORKSPACE)) {
             *place = p.second;
@@ -122,9 +118,8 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
             for (auto &h : state->hosts) {
                 if (h.tensor != t) continue;
                 if (written) {
-                    *status = mgrt_fail(ACLNN_ERR_INNER, "%s: a host tensor (ConvertToTensor) is written by a step",
-                                        CurrentApi());
-                    return false;
+                    return mgrt_fail(ACLNN_ERR_INNER, "%s: a host tensor (ConvertToTensor) is written by a step",
+                                     CurrentApi());
                 }
                 if (!h.planned) {
                     mg_const_params c;
@@ -132,20 +127,20 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
                     c.nbytes = static_cast<uint32_t>(h.bytes.size());
                     if (!h.bytes.empty()) std::memcpy(c.bytes, h.bytes.data(), h.bytes.size());
                     nnop_buffer b = p.second.buffer;
-                    *status = nnop_executor_add_step(executor, "ConvertToTensor", mg_const_step, &c,
+                    const aclnnStatus added = nnop_executor_add_step(executor, "ConvertToTensor", mg_const_step, &c,
                                                      static_cast<uint32_t>(sizeof c.nbytes + c.nbytes), &b, 1, c.nbytes);
-                    if (*status != ACLNN_SUCCESS) return false;
+                    if (added != ACLNN_SUCCESS) return added;
                     h.planned = true;
                 }
             }
-            return true;
+            return ACLNN_SUCCESS;
         }
     state->names.emplace_back(NameOf(t));
     const char *name = state->names.back().c_str();
     nnop_view view;
     nnop_tensor_snapshot snap;
-    *status = nnop_tensor_snapshot_of(t, CurrentApi(), name, &snap);
-    if (*status != ACLNN_SUCCESS) return false;
+    aclnnStatus status = nnop_tensor_snapshot_of(t, CurrentApi(), name, &snap);
+    if (status != ACLNN_SUCCESS) return status;
     if (snap.rank > NNOP_MAX_RANK) {
         // More dims than a plan's view holds (ops-nn's op_apis take up to 25 and flatten them
         // for their kernels): the same elements in fewer dims when they collapse to that many;
@@ -159,14 +154,11 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
             }
         }
     }
-    *status = nnop_view_from_snapshot(&snap, CurrentApi(), name, &view);
-    if (*status != ACLNN_SUCCESS) return false;
+    status = nnop_view_from_snapshot(&snap, CurrentApi(), name, &view);
+    if (status != ACLNN_SUCCESS) return status;
     nnop_buffer_kind kind = written ? NNOP_BUFFER_OUTPUT : NNOP_BUFFER_INPUT;
     int index = nnop_executor_bind(executor, kind, t, name);
-    if (index < 0) {
-        *status = ACLNN_ERR_INNER;
-        return false;
-    }
+    if (index < 0) return ACLNN_ERR_INNER;
     nnop_executor_set_view(executor, kind, static_cast<uint32_t>(index), &view, view.contiguous);
     Place p;
     p.buffer = nnop_buffer{kind, static_cast<uint32_t>(index), 0};
@@ -174,7 +166,7 @@ bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *pl
     p.dense = view.contiguous != 0;
     state->places.push_back({{t, written}, p});
     *place = p;
-    return true;
+    return ACLNN_SUCCESS;
 }
 
 aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype, Format format, const Place *alias)

@@ -26,11 +26,10 @@ uint32_t BufferCount(const nnop_buffer (&)[N])
 // `x` dense (copying it into the workspace first when it is a strided view of the caller's).
 const aclTensor *Dense(const aclTensor *x, aclOpExecutor *executor, Place *place)
 {
-    aclnnStatus status;
-    if (!op::mg::Locate(executor, x, false, place, &status)) return nullptr;
+    if (op::mg::Locate(executor, x, false, place) != ACLNN_SUCCESS) return nullptr;
     if (place->dense) return x;
     const aclTensor *y = l0op::Contiguous(x, executor);
-    if (y == nullptr || !op::mg::Locate(executor, y, false, place, &status)) return nullptr;
+    if (y == nullptr || op::mg::Locate(executor, y, false, place) != ACLNN_SUCCESS) return nullptr;
     return y;
 }
 bool IntArrayShape(const aclIntArray *array, op::Shape *shape)
@@ -72,12 +71,11 @@ namespace l0op {
 const aclTensor *Contiguous(const aclTensor *x, aclOpExecutor *executor)
 {
     Place px;
-    aclnnStatus status;
-    if (x == nullptr || !op::mg::Locate(executor, x, false, &px, &status)) return nullptr;
+    if (x == nullptr || op::mg::Locate(executor, x, false, &px) != ACLNN_SUCCESS) return nullptr;
     if (px.dense) return x;
     aclTensor *y = op::mg::NewTensor(executor, x->GetViewShape(), x->GetDataType(), ge::FORMAT_ND, nullptr);
     Place py;
-    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (y == nullptr || op::mg::Locate(executor, y, false, &py) != ACLNN_SUCCESS) return nullptr;
     if (nnop_add_contiguous(executor, &px.view, px.buffer, py.buffer) != ACLNN_SUCCESS) return nullptr;
     return y;
 }
@@ -85,9 +83,8 @@ const aclTensor *Contiguous(const aclTensor *x, aclOpExecutor *executor)
 const aclTensor *ViewCopy(const aclTensor *x, const aclTensor *y, aclOpExecutor *executor)
 {
     Place px, py;
-    aclnnStatus status;
     if (x == nullptr || y == nullptr) return nullptr;
-    if (Dense(x, executor, &px) == nullptr || !op::mg::Locate(executor, y, true, &py, &status)) return nullptr;
+    if (Dense(x, executor, &px) == nullptr || op::mg::Locate(executor, y, true, &py) != ACLNN_SUCCESS) return nullptr;
     if (px.view.numel != py.view.numel || px.view.elem_size != py.view.elem_size) {
         mgrt_fail(ACLNN_ERR_INNER, "%s: ViewCopy of %lld %lld-byte elements into %lld %lld-byte elements",
                   op::mg::CurrentApi(), static_cast<long long>(px.view.numel),
@@ -114,8 +111,7 @@ const aclTensor *Cast(const aclTensor *x, op::DataType dst, aclOpExecutor *execu
     if (dense == nullptr) return nullptr;
     aclTensor *y = op::mg::NewTensor(executor, x->GetViewShape(), dst, x->GetStorageFormat(), nullptr);
     Place py;
-    aclnnStatus status;
-    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (y == nullptr || op::mg::Locate(executor, y, false, &py) != ACLNN_SUCCESS) return nullptr;
     mg_cast_params params{px.view.numel, static_cast<int>(x->GetDataType()), static_cast<int>(dst)};
     nnop_buffer buffers[2] = {px.DenseData(), py.buffer};
     if (nnop_executor_add_step(executor, "Cast", mg_cast_step, &params, sizeof params, buffers,
@@ -143,8 +139,7 @@ const aclTensor *Muls(const aclTensor *self, float alpha, aclOpExecutor *executo
     aclTensor *y = op::mg::NewTensor(executor, self->GetViewShape(), self->GetDataType(), self->GetStorageFormat(),
                                      nullptr);
     Place py;
-    aclnnStatus status;
-    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (y == nullptr || op::mg::Locate(executor, y, false, &py) != ACLNN_SUCCESS) return nullptr;
     if (px.view.numel == 0) return y;
     mg_muls_params params{px.view.numel, static_cast<int>(self->GetDataType()), alpha};
     nnop_buffer buffers[2] = {px.DenseData(), py.buffer};
@@ -193,8 +188,7 @@ static const aclTensor *BroadcastInto(const aclTensor *x, const op::Shape &shape
     const aclTensor *y = dst;
     if (y == nullptr) y = op::mg::NewTensor(executor, shape, x->GetDataType(), x->GetStorageFormat(), nullptr);
     Place py;
-    aclnnStatus status;
-    if (y == nullptr || !op::mg::Locate(executor, y, true, &py, &status)) return nullptr;
+    if (y == nullptr || op::mg::Locate(executor, y, true, &py) != ACLNN_SUCCESS) return nullptr;
     if (!py.dense || py.view.elem_size != px.view.elem_size || py.view.numel != shape.GetShapeSize()) {
         mgrt_fail(ACLNN_ERR_INNER, "%s: BroadcastTo into a tensor that is not a dense %s of the source's dtype",
                   op::mg::CurrentApi(), op::ToString(shape).GetString());
@@ -255,8 +249,7 @@ const aclTensor *Fill(const aclTensor *dims, const aclTensor *value, const aclIn
     }
     aclTensor *y = op::mg::NewTensor(executor, shape, dtype, ge::FORMAT_ND, nullptr);
     Place py;
-    aclnnStatus status;
-    if (y == nullptr || !op::mg::Locate(executor, y, false, &py, &status)) return nullptr;
+    if (y == nullptr || op::mg::Locate(executor, y, false, &py) != ACLNN_SUCCESS) return nullptr;
     if (py.view.numel == 0) return y;
     mg_fill_params params;
     std::memset(&params, 0, sizeof params);

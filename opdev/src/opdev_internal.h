@@ -24,9 +24,9 @@ struct Place {
     }
 };
 /* Where `t` lives; a caller's tensor is validated and bound to a slot on first use (as an
-   input, or an output when `written`). false with the status in *status and the message
-   set when it cannot be used. */
-bool Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place, aclnnStatus *status);
+   input, or an output when `written`). Another status than ACLNN_SUCCESS, with the message
+   set, when it cannot be used. */
+aclnnStatus Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Place *place);
 /* A new dense tensor in the workspace (or sharing `alias`'s dense data when given). */
 aclTensor *NewTensor(aclOpExecutor *executor, const Shape &shape, DataType dtype, Format format,
                      const Place *alias);

@@ -476,22 +476,29 @@ MG_TEST(tensor_desc_handles) {
 
 /* ---- stream_launch.c --------------------------------------------------------------------------- */
 
+/* A launch of one float tensor `x` of 128 bytes at `at` that needs a 64-byte workspace (not
+   set yet). */
+static mgrt_launch one_tensor_launch(mgrt_launch_tensor *t, unsigned char *at) {
+    memset(t, 0, sizeof *t);
+    t->name = "x";
+    t->storage = at;
+    t->storage_bytes = 128;
+    t->elem_bytes = 4;
+    t->access.ptr = at;
+    t->access.bytes = 128;
+    mgrt_launch l = rel_counting_launch("aclnnRefusal", "Refusal", t, 1, 32);
+    l.workspace_needed = 64;
+    l.workspace_size = 64;
+    l.workspace_align = 4;
+    return l;
+}
+
 MG_TEST(launch_workspace_and_storage) {
     up();
     unsigned char *buf = NULL;
     CHECK_TAKEN(aclrtMalloc((void **)&buf, 256, ACL_MEM_MALLOC_HUGE_FIRST));
     mgrt_launch_tensor t;
-    memset(&t, 0, sizeof t);
-    t.name = "x";
-    t.storage = buf;
-    t.storage_bytes = 128;
-    t.elem_bytes = 4;
-    t.access.ptr = buf;
-    t.access.bytes = 128;
-    mgrt_launch l = rel_counting_launch("aclnnRefusal", "Refusal", &t, 1, 32);
-    l.workspace_needed = 64;
-    l.workspace_size = 64;
-    l.workspace_align = 4;
+    mgrt_launch l = one_tensor_launch(&t, buf);
     CHECK_REFUSED(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_NULLPTR, "aclnnRefusal: workspace is NULL but 64 bytes are needed");
     /* the workspace may end where the tensor starts, or start where it ends, but not meet it */
     l.workspace = buf + 124;
@@ -531,6 +538,32 @@ MG_TEST(launch_workspace_and_storage) {
     CHECK_TAKEN(aclrtSynchronizeStream(NULL));
     REL_CHECK(atomic_load(&rel_launch_runs) == 3, "%d launches ran, want 3", atomic_load(&rel_launch_runs));
     CHECK_TAKEN(aclrtFree(buf));
+    down();
+}
+
+/* Every pin a launch takes while it checks (the workspace's, each tensor's) is dropped once
+   the launch is queued or refused (seed 59: the workspace pin's `count++` made `--`, so the
+   unpinning forgot the workspace and one tensor). aclrtHostUnregister waits until no pin is
+   held, so a pin kept for good hangs it: the watchdog turns that into a failure. */
+MG_TEST(launch_pins_are_dropped) {
+    up();
+    void *host = NULL, *mapped = NULL;
+    CHECK_TAKEN(aclrtMallocHost(&host, 8192));
+    CHECK_TAKEN(aclrtHostRegister(host, 8192, ACL_HOST_REGISTER_MAPPED, &mapped));
+    unsigned char *dev = mapped;
+    mgrt_launch_tensor t;
+    mgrt_launch l = one_tensor_launch(&t, dev);
+    l.workspace = dev + 4096;
+    CHECK_TAKEN(mgrt_launch_submit(&l));
+    /* refused after both pins were taken: the workspace and x meet */
+    l.workspace = dev + 64;
+    CHECK_REFUSED(mgrt_launch_submit(&l), ACLNN_ERR_PARAM_INVALID, "overlaps the storage of x (Refusal)");
+    CHECK_TAKEN(aclrtSynchronizeStream(NULL));
+    REL_CHECK(atomic_load(&rel_launch_runs) == 1, "%d launches ran, want 1", atomic_load(&rel_launch_runs));
+    REL_WATCHDOG(10);
+    CHECK_TAKEN(aclrtHostUnregister(host));
+    alarm(0);
+    CHECK_TAKEN(aclrtFreeHost(host));
     down();
 }
 
