@@ -300,12 +300,10 @@ static void *stream_worker(void *arg) {
             RT_WAIT(&stream_progress, &stream_lock);
         } else if (!stream_step_locked(s)) {
             if (s->stopping) { /* blocked at stop (finalize, forced destroy): drop the rest */
-                while (s->head != NULL) {
-                    if (stream_accepting_work)
-                        stream_drop_node_locked(s, pop_node(s), "the stream's destruction", ACL_ERROR_INVALID_PARAM);
-                    else
-                        stream_drop_node_locked(s, pop_node(s), "aclFinalize", ACL_ERROR_UNINITIALIZE);
-                }
+                const int finalizing = !stream_accepting_work;
+                const char *by = finalizing ? "aclFinalize" : "the stream's destruction";
+                const aclError status = finalizing ? ACL_ERROR_UNINITIALIZE : ACL_ERROR_INVALID_PARAM;
+                while (s->head != NULL) stream_drop_node_locked(s, pop_node(s), by, status);
                 pthread_cond_broadcast(&stream_progress);
                 continue;
             }

@@ -785,7 +785,7 @@ MG_TEST(late_calls_meet_finalize) {
    counts as in use and grows a little a round); under a sanitizer LeakSanitizer judges. */
 MG_TEST(late_stream_creation_gives_back_its_stream) {
     if (MG_UNDER_SANITIZER || mg_heap_in_use() < 0) {
-        printf("SKIP: the heap count is not readable here (LeakSanitizer judges under a sanitizer)\n");
+        MG_SKIP("the heap count is not readable here (LeakSanitizer judges under a sanitizer)");
         return;
     }
     const char *tunables = getenv("GLIBC_TUNABLES");

@@ -38,8 +38,7 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *thread, con
 
 MG_TEST(stream_worker_that_cannot_start) {
     if (MG_UNDER_SANITIZER) {
-        /* the sanitizers intercept pthread_create themselves */
-        printf("SKIP: not under a sanitizer\n");
+        MG_SKIP("the sanitizers intercept pthread_create themselves");
         return;
     }
     setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
