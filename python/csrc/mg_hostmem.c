@@ -124,47 +124,41 @@ void mg_mem_flush(void) {
     MG_UNLOCK(lock);
 }
 
-static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
-    uintptr_t page = page_size();
-    /* The page ranges this call needs, overlapping ones merged. */
-    uintptr_t lo[MG_MEM_MAX_SPANS], hi[MG_MEM_MAX_SPANS];
-    int group[MG_MEM_MAX_SPANS], groups = 0;
+/* The page ranges a call needs, overlapping ones merged into groups: sorted by start, a range
+   that starts before the last group's end joins it, so one sweep merges every chain. Writes
+   each span's group (-1 for an empty span) and returns the number of groups. */
+static int page_groups(const mg_span *spans, int count, uintptr_t *lo, uintptr_t *hi, int *group) {
+    const uintptr_t page = page_size();
+    uintptr_t a[MG_MEM_MAX_SPANS], b[MG_MEM_MAX_SPANS];
+    int order[MG_MEM_MAX_SPANS], n = 0;
     for (int i = 0; i < count; i++) {
         group[i] = -1;
         if (spans[i].lo == spans[i].hi) continue;
-        uintptr_t a = spans[i].lo & ~(page - 1);
-        uintptr_t b = (spans[i].hi + page - 1) & ~(page - 1);
-        int g = -1;
-        for (int k = 0; k < groups; k++)
-            if (lo[k] < b && a < hi[k]) { g = k; break; }
-        if (g < 0) {
-            g = groups++;
-            lo[g] = a;
-            hi[g] = b;
+        a[i] = spans[i].lo & ~(page - 1);
+        b[i] = (spans[i].hi + page - 1) & ~(page - 1);
+        int at = n++;
+        for (; at > 0 && a[order[at - 1]] > a[i]; at--) order[at] = order[at - 1];
+        order[at] = i;
+    }
+    int groups = 0;
+    for (int t = 0; t < n; t++) {
+        const int i = order[t];
+        if (groups > 0 && a[i] < hi[groups - 1]) {
+            if (b[i] > hi[groups - 1]) hi[groups - 1] = b[i];
         } else {
-            if (a < lo[g]) lo[g] = a;
-            if (b > hi[g]) hi[g] = b;
+            lo[groups] = a[i];
+            hi[groups] = b[i];
+            groups++;
         }
-        group[i] = g;
+        group[i] = groups - 1;
     }
-    /* Growing one group can make it meet another: merge until stable. */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int k = 0; k < groups && !changed; k++)
-            for (int j = k + 1; j < groups && !changed; j++)
-                if (lo[k] < hi[j] && lo[j] < hi[k]) {
-                    if (lo[j] < lo[k]) lo[k] = lo[j];
-                    if (hi[j] > hi[k]) hi[k] = hi[j];
-                    for (int i = 0; i < count; i++) {
-                        if (group[i] == j) group[i] = k;
-                        else if (group[i] == groups - 1) group[i] = j;
-                    }
-                    lo[j] = lo[groups - 1];
-                    hi[j] = hi[groups - 1];
-                    groups--;
-                    changed = 1;
-                }
-    }
+    return groups;
+}
+
+static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_size) {
+    uintptr_t lo[MG_MEM_MAX_SPANS], hi[MG_MEM_MAX_SPANS];
+    int group[MG_MEM_MAX_SPANS];
+    const int groups = page_groups(spans, count, lo, hi, group);
 
     int taken[MG_MEM_MAX_SPANS];
     MG_LOCK(lock);
@@ -180,20 +174,18 @@ static int register_acquire(mg_span *spans, int count, char *msg, size_t msg_siz
         MG_WAIT(released, lock);
     }
     /* An idle registration that contains one range but overlaps another of this call cannot
-       stay: both ranges are registered anew once it is evicted. */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int k = 0; k < groups; k++) {
-            if (taken[k] >= 0) continue;
-            for (int j = 0; j < groups; j++) {
-                if (taken[j] < 0 || regions[taken[j]].users > 0) continue;
-                const region *r = &regions[taken[j]];
-                if (r->lo < hi[k] && lo[k] < r->hi) {
-                    taken[j] = -1;
-                    changed = 1;
-                }
+       stay: the ranges it holds are registered anew once it is evicted. The runtime's
+       registrations never overlap, so no registration contains a range that another one
+       overlaps: the ranges an evicted one held are met by no registration that one pass
+       would not find already (a registration that overlaps a range without containing it). */
+    for (int j = 0; j < groups; j++) {
+        if (taken[j] < 0 || regions[taken[j]].users > 0) continue;
+        const region *r = &regions[taken[j]];
+        for (int k = 0; k < groups; k++)
+            if (r->lo < hi[k] && lo[k] < r->hi && !(r->lo <= lo[k] && hi[k] <= r->hi)) {
+                taken[j] = -1;
+                break;
             }
-        }
     }
     /* The registrations that contain a range are taken first, so that evicting idle ones
        for the new ranges cannot drop one of them. */

@@ -276,6 +276,19 @@ static void count_ub_len(uint8_t *const *a) {
     (void)a;
     g_rc[0] = asc_twin_copy_ub_to_ub(tt_ub(0, 4096, ASC_TWIN_F16), tt_ub(2048, 1024, ASC_TWIN_F16), 17);
 }
+/* the count form's UB side, measured in bytes against the UB tensor (seed 61: the byte count
+   left at 0, no count was ever too large for a UB tensor or ran past the UB's end) */
+static void count_over_destination(uint8_t *const *a) {
+    g_rc[0] = asc_twin_copy_gm_to_ub(tt_ub(0, 64, F32), tt_gm(a[0], 4096, F32), 24);
+}
+static void count_over_source(uint8_t *const *a) {
+    asc_twin_duplicate(tt_ub(0, 4096, F32), 1.0, 64);
+    g_rc[0] = asc_twin_copy_ub_to_gm(tt_gm(a[0], 4096, F32), tt_ub(0, 64, F32), 24);
+}
+static void count_past_ub_end(uint8_t *const *a) {
+    const uint64_t ub = asc_twin_ub_bytes();
+    g_rc[0] = asc_twin_copy_gm_to_ub(tt_ub(ub - 64, 4096, F32), tt_gm(a[0], 4096, F32), 24);
+}
 
 MG_TEST(params_refusals) {
     expect_refused(unit_2, "twin_copy block 0: DataCopyPad: copy parameters missing or with a unit of 2 bytes (1 or 32)");
@@ -306,6 +319,13 @@ MG_TEST(params_refusals) {
     expect_refused(count_out_mixed,
                    "twin_copy block 0: DataCopy: destination half and source float differ (a copy moves one type)");
     expect_refused(count_ub_len, "twin_copy block 0: DataCopy: count 17 elements (34 bytes) is not a multiple of 32 bytes");
+    expect_refused(count_over_destination,
+                   "twin_copy block 0: DataCopy: count 24 elements (96 bytes) exceeds the destination tensor's 64 bytes");
+    expect_refused(count_over_source,
+                   "twin_copy block 0: DataCopy: count 24 elements (96 bytes) exceeds the source tensor's 64 bytes");
+    /* the twin's UB is the Ascend910B's 192 KiB */
+    expect_refused(count_past_ub_end, "twin_copy block 0: DataCopy: the destination tensor's 96 bytes at UB offset "
+                                      "196544 run past the UB's end (196608 bytes)");
 }
 
 /* ---- UB -> GM with params ------------------------------------------------------------------ */

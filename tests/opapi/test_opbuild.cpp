@@ -97,6 +97,11 @@ static ge::graphStatus DemoSubTilingFunc(gert::TilingContext *context)
     context->GetTilingData<DemoSubTiling>()->total = shape->GetStorageShape().GetShapeSize();
     context->SetBlockDim(1);
     context->SetTilingKey(0);
+    // the smallest workspace there is, over two slots: 1 + 0 bytes, still a region of its own
+    size_t *workspaces = context->GetWorkspaceSizes(2);
+    OP_CHECK_NULL_WITH_CONTEXT(context, workspaces);
+    workspaces[0] = 1;
+    workspaces[1] = 0;
     return ge::GRAPH_SUCCESS;
 }
 static ge::graphStatus DemoSubParse(gert::TilingParseContext *) { return ge::GRAPH_SUCCESS; }
@@ -125,7 +130,10 @@ static void DemoSubKernel(uint8_t *const *args)
     const float *x1 = reinterpret_cast<const float *>(args[0]);
     const float *x2 = reinterpret_cast<const float *>(args[1]);
     float *y = reinterpret_cast<float *>(args[2]);
-    for (int64_t i = 0; i < t.total; i++) y[i] = x1[i] - 2.0f * x2[i];
+    // the tiling asked for 1 byte: the kernel must get it (a missing one shows in y, all -1)
+    const bool has_workspace = args[3] != nullptr;
+    if (has_workspace) args[3][0] = 0x5a;
+    for (int64_t i = 0; i < t.total; i++) y[i] = has_workspace ? x1[i] - 2.0f * x2[i] : -1.0f;
 }
 static const asc_twin_kernel demo_sub_kernel = {"demo_sub_kernel", 0, 5, DemoSubKernel};
 static int registered_sub = asc_twin_register(&demo_sub_kernel);
