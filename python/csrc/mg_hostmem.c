@@ -368,14 +368,11 @@ static int extents_acquire(const mg_span *spans, int count, char *msg, size_t ms
         inflight = grown;
         inflight_capacity = capacity;
     }
-    for (int i = 0; i < count; i++) {
-        if (spans[i].view_lo == spans[i].view_hi) continue;
-        extent *e = &inflight[inflight_count++];
-        e->lo = spans[i].view_lo;
-        e->hi = spans[i].view_hi;
-        e->written = spans[i].written;
-        e->owner = spans;
-    }
+    /* each extent written whole: a slot keeps the fields of the call that used it before */
+    for (int i = 0; i < count; i++)
+        if (spans[i].view_lo != spans[i].view_hi)
+            inflight[inflight_count++] = (extent){
+                .lo = spans[i].view_lo, .hi = spans[i].view_hi, .written = spans[i].written, .owner = spans};
     MG_UNLOCK(lock);
     return 0;
 }
