@@ -181,8 +181,10 @@ static int lanes_of(const char *api, const asc_twin_repeat *rp, uint32_t es, lan
             return -1;
         }
         l->lo = rp->mask_count >= 64 ? UINT64_MAX : (((uint64_t)1 << rp->mask_count) - 1);
-        l->hi = rp->mask_count <= 64 ? 0 : rp->mask_count >= 128 ? UINT64_MAX
-                                                                  : (((uint64_t)1 << (rp->mask_count - 64)) - 1);
+        /* the high word's lanes 64 .. count - 1, as the word's top bits cleared (a shift below 64) */
+        l->hi = rp->mask_count <= 64    ? 0
+                : rp->mask_count >= 128 ? UINT64_MAX
+                                        : UINT64_MAX >> (128 - rp->mask_count);
     } else {
         l->hi = rp->mask_kind == 0 ? shi : rp->mask_hi;
         l->lo = rp->mask_kind == 0 ? slo : rp->mask_lo;

@@ -447,6 +447,8 @@ MG_TEST(step_fault_lists) {
         {"1,2,3,4,5,6,7,8,9", 0}, /* more than 8: the rest is not a number list of up to 8 */
         {",1", 0},
         {"1,x", 0},
+        {"1,0", 0}, /* a step of 0 or below after a good one: malformed, nothing planted (seed 62) */
+        {"2,-1", 0},
         {"0", 0},
         {"-2", 0},
         {"", 0},
