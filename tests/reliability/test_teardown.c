@@ -356,8 +356,7 @@ MG_TEST(stream_created_during_finalize_joined) {
     /* and no stream kept: one given up in stream_new is freed there (seed 59's
        stream_queue.c: its free deleted, the heap grew by a stream a hit). glibc's count with
        its thread cache off (CMakeLists.txt); LeakSanitizer judges under a sanitizer. */
-    const char *tunables = getenv("GLIBC_TUNABLES");
-    if (heap_before >= 0 && tunables != NULL && strstr(tunables, "glibc.malloc.tcache_count=0") != NULL)
+    if (heap_before >= 0 && mg_heap_thread_cache_off())
         MG_CHECK(heap_after - heap_before < 1024);
     else
         printf("  the heap is not judged here (a sanitizer, or glibc's thread cache on)\n");
@@ -788,8 +787,7 @@ MG_TEST(late_stream_creation_gives_back_its_stream) {
         MG_SKIP("the heap count is not readable here (LeakSanitizer judges under a sanitizer)");
         return;
     }
-    const char *tunables = getenv("GLIBC_TUNABLES");
-    REL_CHECK(tunables != NULL && strstr(tunables, "glibc.malloc.tcache_count=0") != NULL,
+    REL_CHECK(mg_heap_thread_cache_off(),
               "run with GLIBC_TUNABLES=glibc.malloc.tcache_count=0 (as CTest does): the thread cache moves the count");
     setenv("ASCEND_GLOBAL_LOG_LEVEL", "4", 1);
     enum { ROUNDS = 5 };
