@@ -127,8 +127,9 @@ aclnnStatus Locate(aclOpExecutor *executor, const aclTensor *t, bool written, Pl
                     c.nbytes = static_cast<uint32_t>(h.bytes.size());
                     if (!h.bytes.empty()) std::memcpy(c.bytes, h.bytes.data(), h.bytes.size());
                     nnop_buffer b = p.second.buffer;
-                    const aclnnStatus added = nnop_executor_add_step(executor, "ConvertToTensor", mg_const_step, &c,
-                                                     static_cast<uint32_t>(sizeof c.nbytes + c.nbytes), &b, 1, c.nbytes);
+                    const aclnnStatus added =
+                        nnop_executor_add_step(executor, "ConvertToTensor", mg_const_step, &c,
+                                               static_cast<uint32_t>(sizeof c.nbytes + c.nbytes), &b, 1, c.nbytes);
                     if (added != ACLNN_SUCCESS) return added;
                     h.planned = true;
                 }

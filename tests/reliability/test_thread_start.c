@@ -63,10 +63,13 @@ MG_TEST(stream_worker_that_cannot_start) {
     }
     REL_CHECK(atomic_load(&refused) >= TRIES, "pthread_create was asked %d times, want %d", atomic_load(&refused), TRIES);
     /* glibc's count, with its thread cache off (CMakeLists.txt): a stream is several hundred
-       bytes; from the second try on nothing may stay */
-    if (heap[0] >= 0)
+       bytes; from the second try on nothing may stay. With the cache on, its own 32 bytes a
+       round would move the count, so the count is judged only as CTest runs it. */
+    if (heap[0] >= 0 && mg_heap_thread_cache_off())
         REL_CHECK(heap[TRIES - 1] - heap[1] < 64, "the heap grew by %lld bytes over %d refused creates",
                   heap[TRIES - 1] - heap[1], TRIES - 2);
+    else
+        printf("  the heap is not judged here (glibc's count unreadable, or its thread cache on)\n");
     /* and the runtime goes on */
     REL_CHECK(aclrtCreateStream(&s) == ACL_SUCCESS, "aclrtCreateStream once threads start again");
     REL_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, "aclrtSynchronizeStream");
