@@ -97,14 +97,24 @@ static void *tensor_hammer(void *arg) {
     return NULL;
 }
 
-/* Forks `forks` children one after another; each runs `child` under a 2 s alarm and exits 0
+/* A child's wall-clock limit: one takes about 15 ms, under TSan too, so 2 s is a hang. Under
+   TSan a child also sets up and checks the sanitizer's state, and CI's TSan job shares two
+   cores with other jobs: it once saw one child of 200 past 2 s that 5000 children run alone
+   never reproduced, so the sanitizer builds wait longer before they call it a hang. */
+#if defined(REL_UNDER_TSAN) || defined(REL_UNDER_ASAN)
+enum { CHILD_LIMIT_S = 10 };
+#else
+enum { CHILD_LIMIT_S = 2 };
+#endif
+
+/* Forks `forks` children one after another; each runs `child` under an alarm and exits 0
    when it returns 1. Counts the children that hung (killed by the alarm) and those that
    answered wrong. */
 static void fork_children(int forks, int (*child)(void), int *hung, int *wrong) {
     for (int i = 0; i < forks; i++) {
         const pid_t pid = fork();
         if (pid == 0) {
-            alarm(2); /* a hung child dies of SIGALRM */
+            alarm(CHILD_LIMIT_S); /* a hung child dies of SIGALRM */
             _exit(child() ? 0 : 2);
         }
         if (pid < 0) {
