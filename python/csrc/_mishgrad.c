@@ -353,15 +353,16 @@ static PyObject *raise_outcome(const outcome *o) {
     if (exc == NULL) return NULL;
     PyObject *status = PyLong_FromLong(o->status);
     PyObject *api = PyUnicode_FromString(o->api != NULL ? o->api : "");
-    if (status == NULL || api == NULL || PyObject_SetAttrString(exc, "status", status) < 0 ||
-        PyObject_SetAttrString(exc, "api", api) < 0) {
-        Py_XDECREF(status);
-        Py_XDECREF(api);
+    const int attributes_set = status != NULL && api != NULL && PyObject_SetAttrString(exc, "status", status) == 0 &&
+                               PyObject_SetAttrString(exc, "api", api) == 0;
+    /* one release for both outcomes: the path every raised error takes is the one its
+       leak test (test_issue25.py) measures */
+    Py_XDECREF(status);
+    Py_XDECREF(api);
+    if (!attributes_set) {
         Py_DECREF(exc);
         return NULL;
     }
-    Py_DECREF(status);
-    Py_DECREF(api);
     PyErr_SetObject(AclnnError, exc);
     Py_DECREF(exc);
     return NULL;

@@ -97,6 +97,14 @@ static void many_args(uint8_t *const *args) {
     if (args[63] == &g_many[63] || t != 4242) asc_twin_report("test", "the tiling is not a copy");
 }
 static const asc_twin_kernel k_64 = {"twin_64", 0, 64, many_args};
+
+/* A one-byte tiling is copied like any other: the kernel's one argument is the copy */
+static uint8_t g_tiling_byte = 0x5A;
+static void one_byte_tiling(uint8_t *const *args) {
+    if (args[0] == &g_tiling_byte) asc_twin_report("test", "the 1-byte tiling is not a copy");
+    else if (args[0][0] != 0x5A) asc_twin_report("test", "the 1-byte tiling's copy holds %d", args[0][0]);
+}
+static const asc_twin_kernel k_one_byte = {"twin_one_byte", 0, 1, one_byte_tiling};
 static const asc_twin_kernel k_65 = {"twin_65", 0, 65, many_args};
 static const asc_twin_kernel k_neg = {"twin_neg", 0, -1, count_block};
 
@@ -132,6 +140,9 @@ MG_TEST(launch_arguments_at_their_bounds) {
     int64_t tiling = 4242;
     asc_twin_launch_args a64 = {&k_64, 2, args, 64, &tiling, sizeof tiling};
     MG_CHECK_EQ_INT(asc_twin_run_sync(&a64), 0);
+    uint8_t *one_arg[1] = {&g_tiling_byte};
+    asc_twin_launch_args a1 = {&k_one_byte, 1, one_arg, 1, &g_tiling_byte, 1};
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&a1), 0);
     asc_twin_launch_args a65 = {&k_65, 1, args, 65, NULL, 0};
     MG_CHECK_EQ_INT(asc_twin_run_sync(&a65), ACL_ERROR_INVALID_PARAM);
     expect_msg("asc_twin_run_sync: kernel twin_65 takes 65 GM_ADDR arguments, 65 given");

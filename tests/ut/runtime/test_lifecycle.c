@@ -204,6 +204,7 @@ MG_TEST(config_file_must_be_json_nested_at_most_10_deep) {
         {"\"\\ud800\"", "unpaired UTF-16 surrogate"},
         {"\"\\udc00\"", "unpaired UTF-16 surrogate"},
         {"\"\xff\"", "not UTF-8"},
+        {"\"\x80\"", "not UTF-8"},       /* a continuation byte with no lead, the least one */
         {"\"\xc0\xaf\"", "not UTF-8"},       /* an overlong '/' */
         {"\"\xed\xa0\x80\"", "not UTF-8"},   /* an encoded surrogate */
         {"{\"a\": 1} // comment", "more text after the JSON value"},
