@@ -67,7 +67,6 @@ static aclError create_event(const char *api, aclrtEvent *handle, uint32_t flags
         mgrt_free(ev);
         return mgrt_fail_at(api, ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of memory registering an event", api);
     }
-    ev->token = token;
     *handle = token;
     return ACL_SUCCESS;
 }

@@ -213,9 +213,11 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 }
 
 
-/* Queues a task; on failure its release runs and nothing was queued. Acl status. */
+/* Queues a task; on failure its release runs and nothing was queued. Acl status. wake_worker:
+   the stream's worker is woken for it now (large work, or a caller that waits for it) rather
+   than when a thread synchronizes. */
 static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_fn run, mgrt_task_release_fn release,
-                            void *task, uint64_t work_elements, const mgrt_access *accesses, size_t access_count,
+                            void *task, int wake_worker, const mgrt_access *accesses, size_t access_count,
                             held_stream *keep, uint64_t *sequence) {
     task_node *node = stream_node_new(NODE_TASK);
     /* Counted allocations, like the node: MISHGRAD_FAULT_ALLOC reaches each of the three. */
@@ -244,7 +246,7 @@ static aclError submit_task(const char *api, aclrtStream handle, mgrt_task_run_f
     if (status == ACL_SUCCESS) {
         stream_hold_if_late(api);
         RT_LOCK(&stream_lock);
-        status = stream_accepting_work ? stream_append_locked(api, h.s, handle, node, work_elements >= WAKE_WORKER_ELEMENTS)
+        status = stream_accepting_work ? stream_append_locked(api, h.s, handle, node, wake_worker)
                                 : mgrt_fail_at(api, ACL_ERROR_UNINITIALIZE, "%s: aclFinalize has been called", api);
         if (status == ACL_SUCCESS) {
             node->injected_fault = rt_fault_step_planned();
@@ -267,7 +269,8 @@ int32_t mgrt_stream_submit_access(const char *api, aclrtStream handle, mgrt_task
                                   mgrt_task_release_fn release, void *task, uint64_t work_elements,
                                   const mgrt_access *accesses, size_t access_count) {
     aclError status =
-        submit_task(api, handle, run, release, task, work_elements, accesses, access_count, NULL, NULL);
+        submit_task(api, handle, run, release, task, work_elements >= WAKE_WORKER_ELEMENTS, accesses, access_count,
+                    NULL, NULL);
     switch (status) {
     case ACL_SUCCESS: return 0;
     case ACL_ERROR_INVALID_PARAM: return ACLNN_ERR_PARAM_INVALID;       /* not a live stream */
@@ -289,8 +292,8 @@ aclError rt_stream_submit_acl(const char *api, aclrtStream handle, mgrt_task_run
                               size_t access_count, int wait_done) {
     held_stream h = {NULL, NULL};
     uint64_t sequence = 0;
-    aclError status = submit_task(api, handle, run, release, task, wait_done ? WAKE_WORKER_ELEMENTS : 0, accesses,
-                                  access_count, wait_done ? &h : NULL, &sequence);
+    aclError status =
+        submit_task(api, handle, run, release, task, wait_done, accesses, access_count, wait_done ? &h : NULL, &sequence);
     if (status != ACL_SUCCESS || !wait_done) return status;
     /* Returns once the task has run (a copy from pageable host memory, as CANN does). Its
        error, if any, stays for the stream's synchronize. */

@@ -127,7 +127,6 @@ typedef struct stream {
 } stream;
 
 struct event {
-    void *token;
     uint32_t flags;
     int made_by;                /* 0 aclrtCreateEvent, 1 ...WithFlag, 2 ...ExWithFlag */
     uint64_t records;           /* records queued */

@@ -45,13 +45,11 @@ static int count_form(uint64_t count, asc_twin_dtype dt, uint64_t *bytes) {
    blocks, and the UB tensor (`role`) holds them in the UB, aligned. The type message names
    the move's destination first, whichever side the UB tensor is. */
 static int count_ub_side(const char *role, asc_twin_ub_ref t, asc_twin_dtype other, uint64_t count, uint64_t *bytes) {
-    twin_operand op = {t, role, 0, 1};
     int ub_is_dst = strcmp(role, "destination") == 0;
-    if (twin_check_ub("DataCopy", count, &op, 0) != 0 ||
-        same_type("DataCopy", ub_is_dst ? t.dtype : other, ub_is_dst ? other : t.dtype) != 0 ||
+    if (!twin_block_runs() || same_type("DataCopy", ub_is_dst ? t.dtype : other, ub_is_dst ? other : t.dtype) != 0 ||
         count_form(count, t.dtype, bytes) != 0)
         return -1;
-    op.bytes = *bytes;
+    const twin_operand op = {t, role, *bytes, 1};
     return twin_check_ub("DataCopy", count, &op, 1);
 }
 
@@ -137,11 +135,10 @@ int asc_twin_copy_ub_to_gm(asc_twin_gm_ref dst, asc_twin_ub_ref src, uint64_t co
 
 int asc_twin_copy_ub_to_ub(asc_twin_ub_ref dst, asc_twin_ub_ref src, uint64_t count) {
     uint64_t bytes;
-    twin_operand ops[2] = {{dst, "destination", 0, 1}, {src, "source", 0, 1}};
-    if (twin_check_ub("DataCopy", count, ops, 0) != 0 || same_type("DataCopy", dst.dtype, src.dtype) != 0 ||
+    if (!twin_block_runs() || same_type("DataCopy", dst.dtype, src.dtype) != 0 ||
         count_form(count, dst.dtype, &bytes) != 0)
         return -1;
-    ops[0].bytes = ops[1].bytes = bytes;
+    const twin_operand ops[2] = {{dst, "destination", bytes, 1}, {src, "source", bytes, 1}};
     if (twin_check_ub("DataCopy", count, ops, 2) != 0 || twin_check_overlap("DataCopy", &ops[0], &ops[1], 1, "") < 0)
         return -1;
     memmove(dst.addr, src.addr, (size_t)bytes);
@@ -200,8 +197,7 @@ static uint64_t in_block_of(uint64_t m, uint64_t len, uint64_t real) {
 int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin_gm_ref src,
                                   const asc_twin_copy_params *p, const asc_twin_pad_params *pad) {
     uint32_t es = asc_twin_dtype_size(dst.dtype);
-    twin_operand op = {dst, "destination", 0, 1};
-    if (twin_check_ub(api, 0, &op, 0) != 0 || same_type(api, dst.dtype, src.dtype) != 0) return -1;
+    if (!twin_block_runs() || same_type(api, dst.dtype, src.dtype) != 0) return -1;
     uint32_t left = pad ? pad->left_padding : 0, right = pad ? pad->right_padding : 0;
     if ((uint64_t)left * es > 32 || (uint64_t)right * es > 32) {
         asc_twin_report(api, "padding of %u and %u elements exceeds 32 bytes a side", left, right);
@@ -210,7 +206,7 @@ int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin
     geometry g;
     if (geometry_of(api, p, es, (left + right) * es, 1, &g) != 0 || params_capacity(api, "destination", dst, &g) != 0)
         return -1;
-    op.bytes = g.ub_span;
+    const twin_operand op = {dst, "destination", g.ub_span, 1};
     uint64_t real;
     if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 ||
         twin_check_gm_copy(api, "source", src, 0, g.gm_span, &real) != 0)
@@ -237,11 +233,10 @@ int asc_twin_copy_gm_to_ub_params(const char *api, asc_twin_ub_ref dst, asc_twin
 int asc_twin_copy_ub_to_gm_params(const char *api, asc_twin_gm_ref dst, asc_twin_ub_ref src,
                                   const asc_twin_copy_params *p) {
     uint32_t es = asc_twin_dtype_size(src.dtype);
-    twin_operand op = {src, "source", 0, 1};
-    if (twin_check_ub(api, 0, &op, 0) != 0 || same_type(api, dst.dtype, src.dtype) != 0) return -1;
+    if (!twin_block_runs() || same_type(api, dst.dtype, src.dtype) != 0) return -1;
     geometry g;
     if (geometry_of(api, p, es, 0, 0, &g) != 0 || params_capacity(api, "source", src, &g) != 0) return -1;
-    op.bytes = g.ub_span;
+    const twin_operand op = {src, "source", g.ub_span, 1};
     uint64_t real;
     if (twin_check_ub(api, g.ub_span / es, &op, 1) != 0 ||
         twin_check_gm_copy(api, "destination", dst, 0, g.gm_span, &real) != 0)

@@ -88,6 +88,9 @@ typedef struct twin_operand {
 /* Count within capacity, inside the block's UB, aligned where required, for each operand;
    `count` is named in the capacity message. */
 int twin_check_ub(const char *api, uint64_t count, const twin_operand *ops, int n);
+/* Whether the calling block runs with a UB (inside a launch, not aborted): twin_check_ub's
+   first rule, for a copy that learns its operands' byte counts only after its other checks. */
+int twin_block_runs(void);
 /* The GM range [t.addr + offset, + bytes) within SetGlobalBuffer's size and within one
    real allocation (GmAlloc, aclrtMalloc, the launch's own buffers). */
 int twin_check_gm(const char *api, const char *role, asc_twin_gm_ref t, uint64_t offset, uint64_t bytes);

@@ -25,8 +25,10 @@ static int64_t ub_offset(const uint8_t *p) {
     return (int64_t)(at - lo);
 }
 
+int twin_block_runs(void) { return asc_twin_ub_base() != NULL && !asc_twin_block_aborted(); }
+
 int twin_check_ub(const char *api, uint64_t count, const twin_operand *ops, int n) {
-    if (asc_twin_ub_base() == NULL || asc_twin_block_aborted()) return -1;
+    if (!twin_block_runs()) return -1;
     uint64_t ub = asc_twin_ub_bytes();
     for (int i = 0; i < n; i++) {
         const twin_operand *o = &ops[i];

@@ -155,6 +155,9 @@ MG_TEST(launch_arguments_at_their_bounds) {
     asc_twin_launch_args no_args = {&k_64, 1, NULL, 64, NULL, 0};
     MG_CHECK_EQ_INT(asc_twin_run_sync(&no_args), ACL_ERROR_INVALID_PARAM);
     expect_msg("asc_twin_run_sync: kernel twin_64 takes 64 GM_ADDR arguments, 64 given");
+    asc_twin_launch_args one_no_array = {&k_one_byte, 1, NULL, 1, NULL, 0}; /* one argument, no array */
+    MG_CHECK_EQ_INT(asc_twin_run_sync(&one_no_array), ACL_ERROR_INVALID_PARAM);
+    expect_msg("asc_twin_run_sync: kernel twin_one_byte takes 1 GM_ADDR arguments, 1 given");
 
     /* a tiling needs its bytes and an argument to land in */
     asc_twin_launch_args no_data = {&k_64, 1, args, 64, NULL, 8};

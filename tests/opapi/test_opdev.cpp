@@ -242,6 +242,20 @@ static void CheckFill(aclrtStream stream)
     float got[24];
     CHECK(aclrtMemcpy(got, sizeof got, dev, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
     for (int i = 0; i < 24; i++) CHECK(got[i] == 1.0f);
+    // one element is filled too (only a tensor with none has nothing to fill), and only it
+    {
+        int64_t d1[1] = {1}, s1[1] = {1};
+        aclTensor *one = aclCreateTensor(d1, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, d1, 1, dev);
+        CHECK(aclrtMemset(dev, 24 * 8, 0x5a, 24 * 8) == ACL_SUCCESS);
+        CHECK(RunDemo([&](uint64_t *w, aclOpExecutor **e) { return FillDemoGetWorkspaceSize(one, value, false, w, e); },
+                      stream));
+        float two[2];
+        CHECK(aclrtMemcpy(two, sizeof two, dev, sizeof two, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
+        uint32_t untouched;
+        std::memcpy(&untouched, &two[1], sizeof untouched);
+        CHECK(two[0] == value && untouched == 0x5a5a5a5au);
+        aclDestroyTensor(one);
+    }
     uint64_t ws = 0;
     aclOpExecutor *executor = nullptr;
     CHECK(FillDemoGetWorkspaceSize(out, value, true, &ws, &executor) == ACLNN_ERR_INNER_NULLPTR);
