@@ -360,6 +360,33 @@ MG_TEST(ub_to_gm_params_layout) {
     MG_CHECK(is_sentinel(g_gm2, 256 + 128, 4096));
 }
 
+/* Blocks of one byte (DataCopyPad's byte unit, uint8): each block moves, in both directions
+   (seed 65: a block length tested `> 1` instead of `> 0` moved none of them). */
+static void one_byte_blocks(uint8_t *const *a) {
+    memset(a[1], 0x77, 4096);
+    asc_twin_ub_ref ub = tt_ub(0, 4096, ASC_TWIN_U8);
+    for (int i = 0; i < 96; i++) asc_twin_set_value(ub, (uint64_t)i, 10 + i);
+    /* 3 blocks of 1 byte from UB bytes 0, 32, 64 (a block is a 32-byte unit, no gap) to GM
+       bytes 0, 3, 6 (a 2-byte gap) */
+    asc_twin_copy_params p = {3, 1, 0, 2, 1};
+    g_rc[0] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, ASC_TWIN_U8), ub, &p);
+    /* and back: GM bytes 0, 3, 6 to UB bytes 128, 160, 192 */
+    asc_twin_copy_params q = {3, 1, 2, 0, 1};
+    asc_twin_ub_ref back = tt_ub(128, 4096 - 128, ASC_TWIN_U8);
+    g_rc[1] = asc_twin_copy_gm_to_ub_params("DataCopyPad", back, tt_gm(a[1], 4096, ASC_TWIN_U8), &q, NULL);
+    for (int k = 0; k < 3; k++) asc_twin_get_value(back, (uint64_t)(32 * k), &g_val[k]);
+}
+
+MG_TEST(one_byte_blocks_both_ways) {
+    expect_ok(one_byte_blocks);
+    MG_CHECK_EQ_INT(g_rc[0], 0);
+    MG_CHECK_EQ_INT(g_rc[1], 0);
+    const uint8_t want[8] = {10, 0x77, 0x77, 42, 0x77, 0x77, 74, 0x77};
+    for (int i = 0; i < 8; i++) MG_CHECK_EQ_INT(g_gm2[i], want[i]);
+    MG_CHECK(is_sentinel(g_gm2, 8, 4096));
+    MG_CHECK(g_val[0] == 10.0 && g_val[1] == 42.0 && g_val[2] == 74.0);
+}
+
 /* ---- atomic moves ----------------------------------------------------------------------------- */
 
 static int g_atomic;
@@ -580,6 +607,12 @@ static void params_out_unwritten(uint8_t *const *a) { /* the second block's byte
     asc_twin_copy_params p = {2, 8, 1, 0, 1};
     g_rc[0] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, F32), tt_ub(0, 4096, F32), &p);
 }
+static void params_out_unwritten_byte(uint8_t *const *a) { /* one-byte blocks: the second never written */
+    asc_twin_set_value(tt_ub(0, 4096, ASC_TWIN_U8), 0, 5.0);
+    asc_twin_copy_params p = {2, 1, 0, 0, 1};
+    g_rc[0] = asc_twin_copy_ub_to_gm_params("DataCopyPad", tt_gm(a[1], 4096, ASC_TWIN_U8),
+                                            tt_ub(0, 4096, ASC_TWIN_U8), &p);
+}
 /* the UB side of a params move: 32-byte aligned, within the UB */
 static void params_ub_misaligned(uint8_t *const *a) {
     asc_twin_copy_params p = {1, 32, 0, 0, 1};
@@ -610,6 +643,8 @@ MG_TEST(scalar_access_refusals) {
                                   "never written (first at UB offset 32)");
     expect_refused(params_out_unwritten, "twin_copy block 0: DataCopyPad: 4 of the 8 bytes the source tensor gives to "
                                          "GM were never written (first at UB offset 68)");
+    expect_refused(params_out_unwritten_byte, "twin_copy block 0: DataCopyPad: 1 of the 1 bytes the source tensor "
+                                              "gives to GM were never written (first at UB offset 32)");
     for (int i = 0; i < 64; i++) MG_CHECK_EQ_INT(g_gm2[i], 0x33);
     expect_refused(params_ub_misaligned,
                    "twin_copy block 0: DataCopyPad: the destination tensor starts at UB offset 4, not 32-byte aligned");

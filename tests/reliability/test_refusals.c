@@ -633,6 +633,9 @@ MG_TEST(tensor_handles) {
     /* the arrays may be NULL only with a count of 0 */
     REL_CHECK(aclCreateTensor(NULL, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, dev) == NULL, "no viewDims");
     REL_CHECK(rel_message_has("aclCreateTensor: viewDims is NULL but viewDimsNum is 2"), "the viewDims message");
+    /* the least count that names the array: one (seed 65: `> 1` blamed storageDims) */
+    REL_CHECK(aclCreateTensor(NULL, 1, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 1, dev) == NULL, "no viewDims");
+    REL_CHECK(rel_message_has("aclCreateTensor: viewDims is NULL but viewDimsNum is 1"), "the one-dim viewDims message");
     REL_CHECK(aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, NULL, 1, dev) == NULL, "no storageDims");
     REL_CHECK(rel_message_has("aclCreateTensor: storageDims is NULL but storageDimsNum is 1"), "the storage message");
     aclTensor *scalar = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, dev);
