@@ -192,7 +192,7 @@ static aclError synchronize_device(const char *api, int32_t timeout) {
         int32_t left = timeout;
         if (timeout > 0) { /* what remains of the limit */
             struct timespec now;
-            clock_gettime(CLOCK_REALTIME, &now);
+            clock_gettime(CLOCK_MONOTONIC, &now); /* stream_deadline_after's clock */
             int64_t ms = (int64_t)(deadline.tv_sec - now.tv_sec) * 1000 + (deadline.tv_nsec - now.tv_nsec) / 1000000;
             left = ms > 0 ? (int32_t)ms : 0;
         }

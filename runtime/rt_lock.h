@@ -53,7 +53,8 @@ static inline void rt_lock_wait(pthread_cond_t *c, pthread_mutex_t *m, const cha
     if (error != 0) rt_lock_broken("pthread_cond_wait", name, error);
 }
 
-/* 0, or ETIMEDOUT once `deadline` (CLOCK_REALTIME) has passed. */
+/* 0, or ETIMEDOUT once `deadline` has passed, on the condition's clock (stream_progress:
+   CLOCK_MONOTONIC, stream_queue.c). */
 static inline int rt_lock_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *deadline,
                                     const char *name) {
     const int error = pthread_cond_timedwait(c, m, deadline);

@@ -8,6 +8,19 @@
 
 pthread_mutex_t stream_lock = RT_MUTEX_INITIALIZER;
 pthread_cond_t stream_progress = PTHREAD_COND_INITIALIZER;
+
+/* The runtime's timed waits (a synchronize or aclrtProcessReport with a timeout) all wait on
+   stream_progress, against deadlines on CLOCK_MONOTONIC: a step of the wall clock (NTP, a
+   machine resumed) must neither end a wait early nor stretch it (CI saw a 600 ms
+   aclrtProcessReport return after less). The clock is set when the library loads, before
+   any thread can wait. */
+__attribute__((constructor)) static void stream_progress_on_the_monotonic_clock(void) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&stream_progress, &attr);
+    pthread_condattr_destroy(&attr);
+}
 stream *stream_live_list;
 size_t stream_live_count;
 static uint64_t next_stream_id = 1;
@@ -316,10 +329,10 @@ static void *stream_worker(void *arg) {
 
 void stream_wake_worker_locked(stream *s) { pthread_cond_signal(&s->work_ready); }
 
-/* Absolute CLOCK_REALTIME deadline `ms` from now (for pthread_cond_timedwait). */
+/* Absolute CLOCK_MONOTONIC deadline `ms` from now (stream_progress's clock). */
 struct timespec stream_deadline_after(int32_t ms) {
     struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
+    clock_gettime(CLOCK_MONOTONIC, &t);
     t.tv_sec += ms / 1000;
     t.tv_nsec += (long)(ms % 1000) * 1000000L;
     if (t.tv_nsec >= 1000000000L) {

@@ -790,11 +790,11 @@ MG_TEST(process_report_timeouts) {
     const double waited_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     MG_CHECK(waited_ms >= 29.0);
     /* A deadline whose milliseconds carry into the next second (seed 43: the carry went
-       backwards, so such a wait ended at once): started when the realtime clock's fraction
-       of a second is between 0.5 and 0.8, a 600 ms wait always carries. */
+       backwards, so such a wait ended at once): started when the deadlines' clock
+       (CLOCK_MONOTONIC) is between 0.5 and 0.8 of a second, a 600 ms wait always carries. */
     for (;;) {
         struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
+        clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_nsec >= 500000000L && now.tv_nsec <= 800000000L) break;
         const struct timespec ms = {0, 1000000L};
         nanosleep(&ms, NULL);
