@@ -275,11 +275,11 @@ static void CheckFill(aclrtStream stream)
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 3; j++)
             for (int k = 0; k < 4; k++) CHECK(got[i * 12 + j * 4 + k] == src[j]);
-    // to one element: src[0] as [1] into a [1, 1] out (a shape of its own, so a step runs);
-    // the element is written, the next not
+    // to one element: src[2] (a view at offset 2 of the 3-element storage) as [1] into a
+    // [1, 1] out (a shape of its own, so a step runs); the element is written, the next not
     {
-        int64_t d11[2] = {1, 1};
-        aclTensor *x1 = aclCreateTensor(d11, 1, ACL_FLOAT, s31, 0, ACL_FORMAT_ND, d11, 1, src_dev);
+        int64_t d11[2] = {1, 1}, st3[1] = {3};
+        aclTensor *x1 = aclCreateTensor(d11, 1, ACL_FLOAT, s31, 2, ACL_FORMAT_ND, st3, 1, src_dev);
         aclTensor *out1 = aclCreateTensor(d11, 2, ACL_FLOAT, s31, 0, ACL_FORMAT_ND, d11, 2, dev);
         CHECK(aclrtMemset(dev, 24 * 8, 0x5a, 24 * 8) == ACL_SUCCESS);
         CHECK(RunDemo([&](uint64_t *w, aclOpExecutor **e) { return Broadcast4DemoGetWorkspaceSize(x1, out1, w, e); },
@@ -288,7 +288,7 @@ static void CheckFill(aclrtStream stream)
         CHECK(aclrtMemcpy(two, sizeof two, dev, sizeof two, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
         uint32_t untouched;
         std::memcpy(&untouched, &two[1], sizeof untouched);
-        CHECK(two[0] == src[0] && untouched == 0x5a5a5a5au);
+        CHECK(two[0] == src[2] && untouched == 0x5a5a5a5au);
         aclDestroyTensor(x1);
         aclDestroyTensor(out1);
     }

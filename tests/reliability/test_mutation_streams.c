@@ -568,4 +568,27 @@ MG_TEST(a_task_failing_on_the_synchronizing_thread_keeps_older_messages) {
     MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
 }
 
+/* MISHGRAD_FAULT_LATE arms one call of one session: a hold nobody took is disarmed when the
+   session ends (aclFinalize) and when the next begins (aclInit reads the switch afresh), so
+   the next session's call runs at once (seed 66: with the disarm's reset deleted, that call
+   was held for the 10 s the hold waits for an aclFinalize). */
+MG_TEST(an_unused_late_hold_ends_with_its_session) {
+    (void)aclFinalize();
+    setenv("MISHGRAD_FAULT_LATE", "aclrtCreateStream", 1);
+    MG_CHECK_EQ_INT(aclInit(NULL), 0);
+    unsetenv("MISHGRAD_FAULT_LATE");
+    MG_CHECK_EQ_INT(aclFinalize(), 0);
+    session(NULL);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    aclrtStream s = NULL;
+    MG_CHECK_EQ_INT(aclrtCreateStream(&s), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    if (ms >= 5000.0) MG_FAIL("aclrtCreateStream took %.0f ms: a hold armed in the last session held it", ms);
+    else MG_CHECK(1);
+    MG_CHECK_EQ_INT(aclrtDestroyStream(s), 0);
+    MG_CHECK_EQ_INT(aclFinalize(), 0);
+}
+
 MG_TEST_MAIN()
