@@ -4,6 +4,7 @@ References are computed in float64 from the inputs as the operator sees them (16
 inputs widened exactly). Tolerances follow docs/accuracy.md's measure: for the gradient,
 err = |y - exact| / (eps * |g| * (|T1| + |T2|)) stays meaningful at mish's root near
 x = -1.19, where a plain relative error does not."""
+import ctypes
 import os
 import threading
 
@@ -109,6 +110,16 @@ def run_in_threads(work, count):
         th.start()
     for th in threads:
         th.join()
+
+
+def acl_library():
+    """The runtime the extension is linked to (the package's own libascendcl, the same library
+    object, so the same registration table), with the host-registration calls typed."""
+    lib = ctypes.CDLL(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so.1"))
+    lib.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+    lib.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
+    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
+    return lib
 
 
 def build_c(tmp_path_factory, source, what, flags):

@@ -21,7 +21,7 @@ import pytest
 
 import mishgrad
 from mishgrad import _mishgrad
-from conftest import check_backward, check_forward, needs_forward
+from conftest import acl_library, check_backward, check_forward, needs_forward
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -710,14 +710,6 @@ def zero_copy_only(test):
     return run
 
 
-def _acl():
-    lib = ctypes.CDLL(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so.1"))
-    lib.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
-    lib.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
-    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
-    return lib
-
-
 def _pages(n):
     """n pages of our own, page aligned, with an array over them (its own storage)."""
     m = mmap.mmap(-1, n * mmap.PAGESIZE)
@@ -729,7 +721,7 @@ def test_a_registration_the_runtime_refuses_fails_the_call_and_holds_nothing():
     """Pages the program registered itself (its own CANN code): the package's registration
     of an array on them is refused by the runtime; the call raises that, and the other
     operand's registration, made first, is let go (the next call takes it again)."""
-    lib = _acl()
+    lib = acl_library()
     m, whole = _pages(2)
     page = ctypes.addressof(ctypes.c_char.from_buffer(m))
     dev = ctypes.c_void_p()
@@ -771,7 +763,7 @@ def test_an_idle_registration_is_kept_until_released():
     """After a call its registration stays (idle, for the next call on the same pages):
     the runtime refuses the program's own registration of those pages (507910) until
     release_registrations() unregisters it; then the program's own succeeds."""
-    lib = _acl()
+    lib = acl_library()
     m, whole = _pages(2)
     whole[:] = np.linspace(-3, 3, whole.size, dtype=np.float32)
     page = ctypes.addressof(ctypes.c_char.from_buffer(m))

@@ -10,7 +10,6 @@ _set_torch_hooks (what mishgrad/__init__.py and mishgrad/torch.py do with torch'
 rebound to the package's own bindings after each test. Every expectation is written here:
 values against conftest's float64 references, messages and counts as stated."""
 import gc
-import os
 import sys
 
 import numpy as np
@@ -18,7 +17,7 @@ import pytest
 
 import mishgrad
 from mishgrad import _mishgrad
-from conftest import check_backward, check_forward, needs_forward
+from conftest import acl_library, check_backward, check_forward, needs_forward
 
 
 class FakeDtype:
@@ -321,10 +320,7 @@ def test_a_view_is_described_with_its_whole_storage(fake):
     import ctypes
     import mmap
 
-    lib = ctypes.CDLL(os.path.join(os.path.dirname(mishgrad.__file__), "libascendcl.so.1"))
-    lib.aclrtHostRegister.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
-    lib.aclrtHostUnregister.argtypes = [ctypes.c_void_p]
-    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
+    lib = acl_library()
     mishgrad.release_registrations()  # nothing of earlier tests kept
     m = mmap.mmap(-1, 2 * mmap.PAGESIZE)
     whole = np.frombuffer(m, np.float32)
